@@ -1,0 +1,12 @@
+package org.rdma.verbs;
+
+/** Bits of {@code ib_req_notify_cq()} flags ({@code enum ib_cq_notify_flags}). */
+public final class CqNotifyFlags {
+    private CqNotifyFlags() {
+    }
+
+    public static final int SOLICITED = 1;
+    public static final int NEXT_COMP = 1 << 1;
+    public static final int SOLICITED_MASK = SOLICITED | NEXT_COMP;
+    public static final int REPORT_MISSED_EVENTS = 1 << 2;
+}

@@ -1,0 +1,11 @@
+package org.rdma.verbs;
+
+/** Mirrors {@code enum ib_gid_type}. */
+public enum GidType {
+    IB, ROCE, ROCE_UDP_ENCAP;
+
+    /** The name {@code rdma link}/sysfs print ("IB/RoCE v1", "RoCE v2"). */
+    public String displayName() {
+        return this == ROCE_UDP_ENCAP ? "RoCE v2" : this == ROCE ? "IB/RoCE v1" : "IB";
+    }
+}

@@ -1,0 +1,37 @@
+package org.rdma.verbs;
+
+/** Mirrors {@code enum ib_mtu}, {@code ib_mtu_enum_to_int()} and {@code ib_mtu_int_to_enum()}. */
+public enum Mtu {
+    MTU_256(1, 256), MTU_512(2, 512), MTU_1024(3, 1024), MTU_2048(4, 2048), MTU_4096(5, 4096);
+
+    /** The IBTA encoding (PortInfo NeighborMTU, PathRecord MTU, QP path MTU). */
+    public final int value;
+    /** The payload size in bytes. */
+    public final int bytes;
+
+    Mtu(int value, int bytes) {
+        this.value = value;
+        this.bytes = bytes;
+    }
+
+    /** The MTU with this IBTA encoding; mirrors the kernel's enum cast checks. */
+    public static Mtu of(int value) {
+        for (Mtu m : values()) {
+            if (m.value == value) {
+                return m;
+            }
+        }
+        throw new RdmaException(Errno.EINVAL, "invalid MTU encoding " + value);
+    }
+
+    /** The largest MTU not larger than {@code bytes}; mirrors {@code ib_mtu_int_to_enum()}. */
+    public static Mtu fromBytes(int bytes) {
+        Mtu best = MTU_256;
+        for (Mtu m : values()) {
+            if (m.bytes <= bytes) {
+                best = m;
+            }
+        }
+        return best;
+    }
+}

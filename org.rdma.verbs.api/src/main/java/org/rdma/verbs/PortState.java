@@ -1,0 +1,28 @@
+package org.rdma.verbs;
+
+/** Mirrors {@code enum ib_port_state}; {@link #value} is the PortInfo PortState encoding. */
+public enum PortState {
+    NOP(0), DOWN(1), INIT(2), ARMED(3), ACTIVE(4), ACTIVE_DEFER(5);
+
+    /** The IBTA PortInfo:PortState value. */
+    public final int value;
+
+    PortState(int value) {
+        this.value = value;
+    }
+
+    /** The state with this PortInfo encoding. */
+    public static PortState of(int value) {
+        for (PortState s : values()) {
+            if (s.value == value) {
+                return s;
+            }
+        }
+        throw new RdmaException(Errno.EINVAL, "unknown port state " + value);
+    }
+
+    /** The name {@code ibv_devinfo} prints, e.g. {@code PORT_ACTIVE}. */
+    public String displayName() {
+        return "PORT_" + name();
+    }
+}

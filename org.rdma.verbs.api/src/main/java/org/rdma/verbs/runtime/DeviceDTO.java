@@ -1,0 +1,37 @@
+package org.rdma.verbs.runtime;
+
+import org.osgi.dto.DTO;
+
+/** A registered device. */
+public class DeviceDTO extends DTO {
+    /** Device name. */
+    public String name;
+    /** Driver id. */
+    public String driverId;
+    /** Service id of the driver's provider service. */
+    public long providerServiceId;
+    /** Node type name. */
+    public String nodeType;
+    /** Node GUID. */
+    public long nodeGuid;
+    /** System image GUID. */
+    public long sysImageGuid;
+    /** Node description. */
+    public String nodeDesc;
+    /** Firmware version. */
+    public long fwVer;
+    /** PCI vendor id. */
+    public int vendorId;
+    /** Vendor part id. */
+    public int vendorPartId;
+    /** Hardware version. */
+    public int hwVer;
+    /** {@code REGISTERED} or {@code UNREGISTERING}. */
+    public String state;
+    /** References held through {@code ib_device_get_by_name()} and similar. */
+    public int refCount;
+    /** Ports in order. */
+    public PortDTO[] ports;
+    /** Clients added to this device, in registration order. */
+    public String[] clients;
+}

@@ -1,0 +1,9 @@
+/**
+ * The driver SPI: what a driver implements per device ({@code struct ib_device_ops}) and the
+ * upcalls the core offers it. A driver publishes one {@link org.rdma.verbs.spi.IbDeviceProvider}
+ * service per device instance; the core is the only caller of provider methods, and wraps each
+ * provider object in the core-owned verbs object consumers see.
+ */
+@org.osgi.annotation.bundle.Export
+@org.osgi.annotation.versioning.Version("1.0.0")
+package org.rdma.verbs.spi;

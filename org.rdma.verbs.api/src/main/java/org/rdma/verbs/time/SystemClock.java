@@ -1,0 +1,53 @@
+package org.rdma.verbs.time;
+
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/** The real-time {@link IbClock}: {@link System#nanoTime()} and one daemon timer thread. */
+public final class SystemClock implements IbClock, AutoCloseable {
+    private final ScheduledThreadPoolExecutor timers;
+
+    /** A clock whose timer thread carries {@code threadName}. */
+    public SystemClock(String threadName) {
+        timers = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, threadName);
+            t.setDaemon(true);
+            return t;
+        });
+        timers.setRemoveOnCancelPolicy(true);
+        timers.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    }
+
+    @Override
+    public long nanoTime() {
+        return System.nanoTime();
+    }
+
+    @Override
+    public Timer schedule(Runnable task, long delay, TimeUnit unit) {
+        ScheduledFuture<?> f = timers.schedule(task, Math.max(0, delay), unit);
+        return new Timer() {
+            @Override
+            public boolean cancel() {
+                return f.cancel(false);
+            }
+
+            @Override
+            public boolean isPending() {
+                return !f.isDone();
+            }
+        };
+    }
+
+    /** Stops the timer thread; pending timers never run. Waits for a running one to finish. */
+    @Override
+    public void close() {
+        timers.shutdownNow();
+        try {
+            timers.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
