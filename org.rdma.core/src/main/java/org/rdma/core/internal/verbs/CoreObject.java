@@ -1,0 +1,66 @@
+package org.rdma.core.internal.verbs;
+
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.rdma.core.internal.restrack.Restrack;
+import org.rdma.verbs.Errno;
+import org.rdma.verbs.RdmaException;
+
+/**
+ * What every core verbs object has: its device, the driver's object, a use count of the objects
+ * that depend on it ({@code usecnt}), its restrack entry, and a once-only destroy.
+ */
+abstract class CoreObject<P> {
+    final CoreDevice dev;
+    P provider;
+    private Restrack.Entry res;
+    final AtomicInteger usecnt = new AtomicInteger();
+    private final AtomicBoolean destroyed = new AtomicBoolean();
+
+    CoreObject(CoreDevice dev) {
+        this.dev = dev;
+    }
+
+    /** Publishes the complete object to the resource tracker and the device's live set. */
+    final void track(Restrack.Type type, String owner, Supplier<Map<String, String>> attrs) {
+        res = dev.restrack.add(type, owner, attrs);
+        dev.live.add(this);
+    }
+
+    final long resId() {
+        return res == null ? -1 : res.id();
+    }
+
+    /**
+     * Claims the destruction: fails with EBUSY while dependants exist, returns false if another
+     * thread already destroyed the object.
+     */
+    final boolean beginDestroy(String what) {
+        if (usecnt.get() > 0) {
+            throw new RdmaException(Errno.EBUSY, dev.name() + ": " + what + " is still used by "
+                    + usecnt.get() + " object(s)");
+        }
+        return destroyed.compareAndSet(false, true);
+    }
+
+    final void untrack() {
+        dev.restrack.del(res);
+        dev.live.remove(this);
+    }
+
+    final boolean isDestroyed() {
+        return destroyed.get();
+    }
+
+    /** Destroys the object during device removal, whatever its users did. */
+    abstract void forceDestroy();
+
+    /** Cleanup rank during device removal: lower goes first (QPs before CQs before PDs). */
+    abstract int cleanupRank();
+
+    static String hex(long v) {
+        return "0x" + Long.toHexString(v);
+    }
+}

@@ -1,0 +1,16 @@
+package org.rdma.core.internal.verbs;
+
+import java.util.concurrent.Executor;
+import org.rdma.verbs.IbEvent;
+
+/** What a device needs from the registry that owns it. */
+public interface DeviceServices {
+    /** {@code ib_comp_wq}: the executor for {@code IB_POLL_WORKQUEUE} CQs. */
+    Executor compWorkqueue();
+
+    /** {@code ib_comp_unbound_wq}: the executor for {@code IB_POLL_UNBOUND_WORKQUEUE} CQs. */
+    Executor compUnboundWorkqueue();
+
+    /** Publishes an event on Event Admin, if one is present. */
+    void postEvent(IbEvent event);
+}
