@@ -1,2 +1,0 @@
-package org.rdma.verbs.wire;
-final class Crc { private Crc() {} }
