@@ -5,14 +5,23 @@ public final class AccessFlags {
     private AccessFlags() {
     }
 
+    /** {@code IB_ACCESS_LOCAL_WRITE}. */
     public static final int LOCAL_WRITE = 1;
+    /** {@code IB_ACCESS_REMOTE_WRITE}. */
     public static final int REMOTE_WRITE = 1 << 1;
+    /** {@code IB_ACCESS_REMOTE_READ}. */
     public static final int REMOTE_READ = 1 << 2;
+    /** {@code IB_ACCESS_REMOTE_ATOMIC}. */
     public static final int REMOTE_ATOMIC = 1 << 3;
+    /** {@code IB_ACCESS_MW_BIND}. */
     public static final int MW_BIND = 1 << 4;
+    /** {@code IB_ACCESS_ZERO_BASED}. */
     public static final int ZERO_BASED = 1 << 5;
+    /** {@code IB_ACCESS_ON_DEMAND}. */
     public static final int ON_DEMAND = 1 << 6;
+    /** {@code IB_ACCESS_HUGETLB}. */
     public static final int HUGETLB = 1 << 7;
+    /** {@code IB_ACCESS_RELAXED_ORDERING}. */
     public static final int RELAXED_ORDERING = 1 << 20;
 
     /** Every bit a registration may carry. */

@@ -6,12 +6,72 @@ package org.rdma.verbs;
  * {@link RdmaException} carrying one of these.
  */
 public enum Errno {
-    EPERM(1), ENOENT(2), EINTR(4), EIO(5), ENXIO(6), E2BIG(7), EAGAIN(11), ENOMEM(12),
-    EACCES(13), EFAULT(14), EBUSY(16), EEXIST(17), ENODEV(19), EINVAL(22), ENOSPC(28),
-    ERANGE(34), ENOSYS(38), ENODATA(61), EPROTO(71), EMSGSIZE(90), EOPNOTSUPP(95),
-    EADDRINUSE(98), EADDRNOTAVAIL(99), ENETUNREACH(101), ECONNABORTED(103), ECONNRESET(104),
-    ENOTCONN(107), ETIMEDOUT(110), ECONNREFUSED(111), EHOSTUNREACH(113), EALREADY(114),
-    EINPROGRESS(115), ECANCELED(125);
+    /** {@code EPERM}. */
+    EPERM(1),
+    /** {@code ENOENT}. */
+    ENOENT(2),
+    /** {@code EINTR}. */
+    EINTR(4),
+    /** {@code EIO}. */
+    EIO(5),
+    /** {@code ENXIO}. */
+    ENXIO(6),
+    /** {@code E2BIG}. */
+    E2BIG(7),
+    /** {@code EAGAIN}. */
+    EAGAIN(11),
+    /** {@code ENOMEM}. */
+    ENOMEM(12),
+    /** {@code EACCES}. */
+    EACCES(13),
+    /** {@code EFAULT}. */
+    EFAULT(14),
+    /** {@code EBUSY}. */
+    EBUSY(16),
+    /** {@code EEXIST}. */
+    EEXIST(17),
+    /** {@code ENODEV}. */
+    ENODEV(19),
+    /** {@code EINVAL}. */
+    EINVAL(22),
+    /** {@code ENOSPC}. */
+    ENOSPC(28),
+    /** {@code ERANGE}. */
+    ERANGE(34),
+    /** {@code ENOSYS}. */
+    ENOSYS(38),
+    /** {@code ENODATA}. */
+    ENODATA(61),
+    /** {@code EPROTO}. */
+    EPROTO(71),
+    /** {@code EMSGSIZE}. */
+    EMSGSIZE(90),
+    /** {@code EOPNOTSUPP}. */
+    EOPNOTSUPP(95),
+    /** {@code EADDRINUSE}. */
+    EADDRINUSE(98),
+    /** {@code EADDRNOTAVAIL}. */
+    EADDRNOTAVAIL(99),
+    /** {@code ENETUNREACH}. */
+    ENETUNREACH(101),
+    /** {@code ECONNABORTED}. */
+    ECONNABORTED(103),
+    /** {@code ECONNRESET}. */
+    ECONNRESET(104),
+    /** {@code ENOTCONN}. */
+    ENOTCONN(107),
+    /** {@code ETIMEDOUT}. */
+    ETIMEDOUT(110),
+    /** {@code ECONNREFUSED}. */
+    ECONNREFUSED(111),
+    /** {@code EHOSTUNREACH}. */
+    EHOSTUNREACH(113),
+    /** {@code EALREADY}. */
+    EALREADY(114),
+    /** {@code EINPROGRESS}. */
+    EINPROGRESS(115),
+    /** {@code ECANCELED}. */
+    ECANCELED(125);
 
     /** The positive errno number, as in the kernel headers. */
     public final int value;

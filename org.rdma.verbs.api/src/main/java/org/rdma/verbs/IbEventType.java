@@ -5,9 +5,46 @@ package org.rdma.verbs;
  * {@link #topic()}.
  */
 public enum IbEventType {
-    CQ_ERR, QP_FATAL, QP_REQ_ERR, QP_ACCESS_ERR, COMM_EST, SQ_DRAINED, PATH_MIG, PATH_MIG_ERR,
-    DEVICE_FATAL, PORT_ACTIVE, PORT_ERR, LID_CHANGE, PKEY_CHANGE, SM_CHANGE, SRQ_ERR,
-    SRQ_LIMIT_REACHED, QP_LAST_WQE_REACHED, CLIENT_REREGISTER, GID_CHANGE, WQ_FATAL;
+    /** {@code IB_EVENT_CQ_ERR}. */
+    CQ_ERR,
+    /** {@code IB_EVENT_QP_FATAL}. */
+    QP_FATAL,
+    /** {@code IB_EVENT_QP_REQ_ERR}. */
+    QP_REQ_ERR,
+    /** {@code IB_EVENT_QP_ACCESS_ERR}. */
+    QP_ACCESS_ERR,
+    /** {@code IB_EVENT_COMM_EST}. */
+    COMM_EST,
+    /** {@code IB_EVENT_SQ_DRAINED}. */
+    SQ_DRAINED,
+    /** {@code IB_EVENT_PATH_MIG}. */
+    PATH_MIG,
+    /** {@code IB_EVENT_PATH_MIG_ERR}. */
+    PATH_MIG_ERR,
+    /** {@code IB_EVENT_DEVICE_FATAL}. */
+    DEVICE_FATAL,
+    /** {@code IB_EVENT_PORT_ACTIVE}. */
+    PORT_ACTIVE,
+    /** {@code IB_EVENT_PORT_ERR}. */
+    PORT_ERR,
+    /** {@code IB_EVENT_LID_CHANGE}. */
+    LID_CHANGE,
+    /** {@code IB_EVENT_PKEY_CHANGE}. */
+    PKEY_CHANGE,
+    /** {@code IB_EVENT_SM_CHANGE}. */
+    SM_CHANGE,
+    /** {@code IB_EVENT_SRQ_ERR}. */
+    SRQ_ERR,
+    /** {@code IB_EVENT_SRQ_LIMIT_REACHED}. */
+    SRQ_LIMIT_REACHED,
+    /** {@code IB_EVENT_QP_LAST_WQE_REACHED}. */
+    QP_LAST_WQE_REACHED,
+    /** {@code IB_EVENT_CLIENT_REREGISTER}. */
+    CLIENT_REREGISTER,
+    /** {@code IB_EVENT_GID_CHANGE}. */
+    GID_CHANGE,
+    /** {@code IB_EVENT_WQ_FATAL}. */
+    WQ_FATAL;
 
     /** Event Admin topic prefix for RDMA events. */
     public static final String TOPIC_PREFIX = "org/rdma/event/";

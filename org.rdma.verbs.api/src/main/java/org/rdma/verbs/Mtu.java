@@ -2,7 +2,16 @@ package org.rdma.verbs;
 
 /** Mirrors {@code enum ib_mtu}, {@code ib_mtu_enum_to_int()} and {@code ib_mtu_int_to_enum()}. */
 public enum Mtu {
-    MTU_256(1, 256), MTU_512(2, 512), MTU_1024(3, 1024), MTU_2048(4, 2048), MTU_4096(5, 4096);
+    /** {@code IB_MTU_256}. */
+    MTU_256(1, 256),
+    /** {@code IB_MTU_512}. */
+    MTU_512(2, 512),
+    /** {@code IB_MTU_1024}. */
+    MTU_1024(3, 1024),
+    /** {@code IB_MTU_2048}. */
+    MTU_2048(4, 2048),
+    /** {@code IB_MTU_4096}. */
+    MTU_4096(5, 4096);
 
     /** The IBTA encoding (PortInfo NeighborMTU, PathRecord MTU, QP path MTU). */
     public final int value;

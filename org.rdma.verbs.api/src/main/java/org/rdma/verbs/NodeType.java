@@ -2,7 +2,20 @@ package org.rdma.verbs;
 
 /** Mirrors {@code enum rdma_node_type}. */
 public enum NodeType {
-    CA(1), SWITCH(2), ROUTER(3), RNIC(4), USNIC(5), USNIC_UDP(6), UNSPECIFIED(7);
+    /** {@code RDMA_NODE_IB_CA}. */
+    CA(1),
+    /** {@code RDMA_NODE_IB_SWITCH}. */
+    SWITCH(2),
+    /** {@code RDMA_NODE_IB_ROUTER}. */
+    ROUTER(3),
+    /** {@code RDMA_NODE_RNIC}. */
+    RNIC(4),
+    /** {@code RDMA_NODE_USNIC}. */
+    USNIC(5),
+    /** {@code RDMA_NODE_USNIC_UDP}. */
+    USNIC_UDP(6),
+    /** {@code RDMA_NODE_UNSPECIFIED}. */
+    UNSPECIFIED(7);
 
     /** The kernel value (also the SMP NodeInfo NodeType for CA, switch, router). */
     public final int value;

@@ -2,8 +2,22 @@ package org.rdma.verbs;
 
 /** Mirrors {@code enum ib_port_phys_state}; {@link #value} is PortInfo:PortPhysicalState. */
 public enum PhysPortState {
-    NOP(0), SLEEP(1), POLLING(2), DISABLED(3), PORT_CONFIGURATION_TRAINING(4), LINK_UP(5),
-    LINK_ERROR_RECOVERY(6), PHY_TEST(7);
+    /** {@code IB_PORT_PHYS_STATE_NOP}. */
+    NOP(0),
+    /** {@code IB_PORT_PHYS_STATE_SLEEP}. */
+    SLEEP(1),
+    /** {@code IB_PORT_PHYS_STATE_POLLING}. */
+    POLLING(2),
+    /** {@code IB_PORT_PHYS_STATE_DISABLED}. */
+    DISABLED(3),
+    /** {@code IB_PORT_PHYS_STATE_PORT_CONFIGURATION_TRAINING}. */
+    PORT_CONFIGURATION_TRAINING(4),
+    /** {@code IB_PORT_PHYS_STATE_LINK_UP}. */
+    LINK_UP(5),
+    /** {@code IB_PORT_PHYS_STATE_LINK_ERROR_RECOVERY}. */
+    LINK_ERROR_RECOVERY(6),
+    /** {@code IB_PORT_PHYS_STATE_PHY_TEST}. */
+    PHY_TEST(7);
 
     /** The IBTA encoding. */
     public final int value;

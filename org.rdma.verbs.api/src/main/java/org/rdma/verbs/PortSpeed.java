@@ -2,8 +2,24 @@ package org.rdma.verbs;
 
 /** Mirrors {@code enum ib_port_speed}; {@link #gbpsPerLane} as {@code ib_ext_speed} rates. */
 public enum PortSpeed {
-    SDR(1, 2.5), DDR(2, 5.0), QDR(4, 10.0), FDR10(8, 10.0), FDR(16, 14.0625), EDR(32, 25.78125),
-    HDR(64, 50.0), NDR(128, 100.0), XDR(256, 200.0);
+    /** {@code IB_SPEED_SDR}. */
+    SDR(1, 2.5),
+    /** {@code IB_SPEED_DDR}. */
+    DDR(2, 5.0),
+    /** {@code IB_SPEED_QDR}. */
+    QDR(4, 10.0),
+    /** {@code IB_SPEED_FDR10}. */
+    FDR10(8, 10.0),
+    /** {@code IB_SPEED_FDR}. */
+    FDR(16, 14.0625),
+    /** {@code IB_SPEED_EDR}. */
+    EDR(32, 25.78125),
+    /** {@code IB_SPEED_HDR}. */
+    HDR(64, 50.0),
+    /** {@code IB_SPEED_NDR}. */
+    NDR(128, 100.0),
+    /** {@code IB_SPEED_XDR}. */
+    XDR(256, 200.0);
 
     /** The kernel encoding. */
     public final int value;

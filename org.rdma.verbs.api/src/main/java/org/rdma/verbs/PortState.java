@@ -2,7 +2,18 @@ package org.rdma.verbs;
 
 /** Mirrors {@code enum ib_port_state}; {@link #value} is the PortInfo PortState encoding. */
 public enum PortState {
-    NOP(0), DOWN(1), INIT(2), ARMED(3), ACTIVE(4), ACTIVE_DEFER(5);
+    /** {@code IB_PORT_NOP}. */
+    NOP(0),
+    /** {@code IB_PORT_DOWN}. */
+    DOWN(1),
+    /** {@code IB_PORT_INIT}. */
+    INIT(2),
+    /** {@code IB_PORT_ARMED}. */
+    ARMED(3),
+    /** {@code IB_PORT_ACTIVE}. */
+    ACTIVE(4),
+    /** {@code IB_PORT_ACTIVE_DEFER}. */
+    ACTIVE_DEFER(5);
 
     /** The IBTA PortInfo:PortState value. */
     public final int value;

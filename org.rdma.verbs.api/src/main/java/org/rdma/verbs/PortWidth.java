@@ -2,7 +2,16 @@ package org.rdma.verbs;
 
 /** Mirrors {@code enum ib_port_width} and {@code ib_width_enum_to_int()}. */
 public enum PortWidth {
-    WIDTH_1X(1, 1), WIDTH_2X(16, 2), WIDTH_4X(2, 4), WIDTH_8X(4, 8), WIDTH_12X(8, 12);
+    /** {@code IB_WIDTH_1X}. */
+    WIDTH_1X(1, 1),
+    /** {@code IB_WIDTH_2X}. */
+    WIDTH_2X(16, 2),
+    /** {@code IB_WIDTH_4X}. */
+    WIDTH_4X(2, 4),
+    /** {@code IB_WIDTH_8X}. */
+    WIDTH_8X(4, 8),
+    /** {@code IB_WIDTH_12X}. */
+    WIDTH_12X(8, 12);
 
     /** The PortInfo LinkWidthActive encoding. */
     public final int value;

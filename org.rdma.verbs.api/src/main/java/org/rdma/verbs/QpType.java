@@ -2,8 +2,28 @@ package org.rdma.verbs;
 
 /** Mirrors {@code enum ib_qp_type}. */
 public enum QpType {
-    SMI(0), GSI(1), RC(2), UC(3), UD(4), RAW_IPV6(5), RAW_ETHERTYPE(6), RAW_PACKET(8),
-    XRC_INI(9), XRC_TGT(10), DRIVER(0xFF);
+    /** {@code IB_QPT_SMI}. */
+    SMI(0),
+    /** {@code IB_QPT_GSI}. */
+    GSI(1),
+    /** {@code IB_QPT_RC}. */
+    RC(2),
+    /** {@code IB_QPT_UC}. */
+    UC(3),
+    /** {@code IB_QPT_UD}. */
+    UD(4),
+    /** {@code IB_QPT_RAW_IPV6}. */
+    RAW_IPV6(5),
+    /** {@code IB_QPT_RAW_ETHERTYPE}. */
+    RAW_ETHERTYPE(6),
+    /** {@code IB_QPT_RAW_PACKET}. */
+    RAW_PACKET(8),
+    /** {@code IB_QPT_XRC_INI}. */
+    XRC_INI(9),
+    /** {@code IB_QPT_XRC_TGT}. */
+    XRC_TGT(10),
+    /** {@code IB_QPT_DRIVER}. */
+    DRIVER(0xFF);
 
     /** The kernel value. */
     public final int value;

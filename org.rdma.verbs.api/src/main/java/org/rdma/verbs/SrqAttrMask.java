@@ -5,6 +5,8 @@ public final class SrqAttrMask {
     private SrqAttrMask() {
     }
 
+    /** {@code IB_SRQ_MAX_WR}. */
     public static final int MAX_WR = 1;
+    /** {@code IB_SRQ_LIMIT}. */
     public static final int LIMIT = 1 << 1;
 }

@@ -2,10 +2,42 @@ package org.rdma.verbs;
 
 /** Mirrors {@code enum ib_wr_opcode}. */
 public enum WrOpcode {
-    RDMA_WRITE(0), RDMA_WRITE_WITH_IMM(1), SEND(2), SEND_WITH_IMM(3), RDMA_READ(4),
-    ATOMIC_CMP_AND_SWP(5), ATOMIC_FETCH_AND_ADD(6), LSO(10), SEND_WITH_INV(9),
-    RDMA_READ_WITH_INV(11), LOCAL_INV(7), BIND_MW(8), MASKED_ATOMIC_CMP_AND_SWP(12),
-    MASKED_ATOMIC_FETCH_AND_ADD(13), FLUSH(14), ATOMIC_WRITE(15), REG_MR(0x20), REG_MR_INTEGRITY(0x21);
+    /** {@code IB_WR_RDMA_WRITE}. */
+    RDMA_WRITE(0),
+    /** {@code IB_WR_RDMA_WRITE_WITH_IMM}. */
+    RDMA_WRITE_WITH_IMM(1),
+    /** {@code IB_WR_SEND}. */
+    SEND(2),
+    /** {@code IB_WR_SEND_WITH_IMM}. */
+    SEND_WITH_IMM(3),
+    /** {@code IB_WR_RDMA_READ}. */
+    RDMA_READ(4),
+    /** {@code IB_WR_ATOMIC_CMP_AND_SWP}. */
+    ATOMIC_CMP_AND_SWP(5),
+    /** {@code IB_WR_ATOMIC_FETCH_AND_ADD}. */
+    ATOMIC_FETCH_AND_ADD(6),
+    /** {@code IB_WR_LSO}. */
+    LSO(10),
+    /** {@code IB_WR_SEND_WITH_INV}. */
+    SEND_WITH_INV(9),
+    /** {@code IB_WR_RDMA_READ_WITH_INV}. */
+    RDMA_READ_WITH_INV(11),
+    /** {@code IB_WR_LOCAL_INV}. */
+    LOCAL_INV(7),
+    /** {@code IB_WR_BIND_MW}. */
+    BIND_MW(8),
+    /** {@code IB_WR_MASKED_ATOMIC_CMP_AND_SWP}. */
+    MASKED_ATOMIC_CMP_AND_SWP(12),
+    /** {@code IB_WR_MASKED_ATOMIC_FETCH_AND_ADD}. */
+    MASKED_ATOMIC_FETCH_AND_ADD(13),
+    /** {@code IB_WR_FLUSH}. */
+    FLUSH(14),
+    /** {@code IB_WR_ATOMIC_WRITE}. */
+    ATOMIC_WRITE(15),
+    /** {@code IB_WR_REG_MR}. */
+    REG_MR(0x20),
+    /** {@code IB_WR_REG_MR_INTEGRITY}. */
+    REG_MR_INTEGRITY(0x21);
 
     /** The kernel value. */
     public final int value;
