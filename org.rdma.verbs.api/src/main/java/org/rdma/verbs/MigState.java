@@ -2,5 +2,10 @@ package org.rdma.verbs;
 
 /** Mirrors {@code enum ib_mig_state}. */
 public enum MigState {
-    MIGRATED, REARM, ARMED
+    /** {@code IB_MIG_MIGRATED}. */
+    MIGRATED,
+    /** {@code IB_MIG_REARM}. */
+    REARM,
+    /** {@code IB_MIG_ARMED}. */
+    ARMED
 }

@@ -5,6 +5,7 @@ package org.rdma.verbs;
  * {@code ERR_PTR(-errno)}. The message starts with the errno name, then says what was wrong.
  */
 public class RdmaException extends RuntimeException {
+    /** Serialization version. */
     private static final long serialVersionUID = 1L;
 
     private final Errno errno;

@@ -2,5 +2,10 @@ package org.rdma.verbs;
 
 /** Mirrors {@code enum ib_wq_state}. */
 public enum WqState {
-    RESET, RDY, ERR
+    /** {@code IB_WQS_RESET}. */
+    RESET,
+    /** {@code IB_WQS_RDY}. */
+    RDY,
+    /** {@code IB_WQS_ERR}. */
+    ERR
 }
