@@ -8,6 +8,7 @@ public class RdmaException extends RuntimeException {
     /** Serialization version. */
     private static final long serialVersionUID = 1L;
 
+    /** The errno this failure carries. */
     private final Errno errno;
 
     /** A failure with the given errno and a description of what was wrong. */
