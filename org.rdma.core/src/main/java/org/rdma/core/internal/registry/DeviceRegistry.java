@@ -104,12 +104,20 @@ public final class DeviceRegistry implements IbCore, IbRuntime, DeviceServices {
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
     private volatile EventAdmin eventAdmin;
 
-    /** Opens the client tracker, then the provider tracker. */
+    /** The registry of {@code bc}'s framework; trackers open in {@link #activate()}. */
     @Activate
     public DeviceRegistry(BundleContext bc) {
         this.bc = bc;
         this.clientTracker = new ServiceTracker<>(bc, IbClient.class, new ClientCustomizer());
         this.providerTracker = new ServiceTracker<>(bc, IbDeviceProvider.class, new ProviderCustomizer());
+    }
+
+    /**
+     * Opens the client tracker, then the provider tracker. Runs after SCR has injected Event
+     * Admin, so events raised while the first devices register are published.
+     */
+    @Activate
+    void activate() {
         clientTracker.open();
         providerTracker.open();
     }
