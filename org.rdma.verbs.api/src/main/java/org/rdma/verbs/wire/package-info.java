@@ -18,6 +18,15 @@
  *   <li>{@link org.rdma.verbs.wire.Icrc} computes the invariant CRC of native IB, RoCEv1 and RoCEv2
  *       packets like drivers/infiniband/sw/rxe/rxe_icrc.c; {@link org.rdma.verbs.wire.Vcrc} the
  *       16-bit variant CRC of native IB packets. Both are sent least significant byte first.</li>
+ *   <li>{@link org.rdma.verbs.wire.MadHdr}, {@link org.rdma.verbs.wire.Smp} and the SMP attributes
+ *       ({@link org.rdma.verbs.wire.NodeInfo}, {@link org.rdma.verbs.wire.PortInfo},
+ *       {@link org.rdma.verbs.wire.SwitchInfo}, the forwarding, P_Key, GUID, SL-to-VL and VL
+ *       arbitration tables, {@link org.rdma.verbs.wire.SmInfo}, {@link org.rdma.verbs.wire.Notice})
+ *       mirror {@code include/rdma/ib_mad.h} and {@code ib_smi.h}; the PMA classes
+ *       ({@link org.rdma.verbs.wire.PerfMgmtMad}, {@link org.rdma.verbs.wire.PortCounters},
+ *       {@link org.rdma.verbs.wire.PortCountersExtended}, {@link org.rdma.verbs.wire.ClassPortInfo})
+ *       {@code ib_pma.h}; {@link org.rdma.verbs.wire.DrSmp} the directed-route rules of
+ *       {@code drivers/infiniband/core/smi.c}.</li>
  * </ul>
  *
  * <p>Header classes are plain mutable holders with public fields, like the kernel's
