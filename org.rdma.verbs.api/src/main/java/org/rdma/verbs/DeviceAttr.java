@@ -1,7 +1,7 @@
 package org.rdma.verbs;
 
 /** Device capabilities: {@code struct ib_device_attr} ({@code ib_query_device()}, {@code device->attrs}). */
-public final class DeviceAttr {
+public final class DeviceAttr implements Cloneable {
     /** {@code fw_ver}. */
     public long fwVer;
     /** {@code sys_image_guid}. */

@@ -1,7 +1,7 @@
 package org.rdma.verbs;
 
 /** Port attributes: {@code struct ib_port_attr} ({@code ib_query_port()}). */
-public final class PortAttr {
+public final class PortAttr implements Cloneable {
     /** {@code subnet_prefix} (filled by the core from GID index 0, as {@code ib_query_port()} does). */
     public long subnetPrefix;
     /** {@code state}. */

@@ -28,7 +28,7 @@ public class DeviceDTO extends DTO {
     public int hwVer;
     /** {@code REGISTERED} or {@code UNREGISTERING}. */
     public String state;
-    /** References held through {@code ib_device_get_by_name()} and similar. */
+    /** References held: 1 for the registration itself, plus one per {@code ib_device_get_by_name()} not yet put. */
     public int refCount;
     /** Ports in order. */
     public PortDTO[] ports;

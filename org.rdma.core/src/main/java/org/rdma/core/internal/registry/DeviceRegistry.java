@@ -223,7 +223,7 @@ public final class DeviceRegistry implements IbCore, IbRuntime, DeviceServices {
             DeviceInfo info;
             try {
                 info = provider.info();
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | AssertionError | LinkageError e) {
                 fail(entry, null, FailedDTO.FAILURE_REASON_DRIVER_ERROR, "EINVAL: info() failed: " + e);
                 return;
             }
@@ -261,7 +261,8 @@ public final class DeviceRegistry implements IbCore, IbRuntime, DeviceServices {
             try {
                 dev = new CoreDevice(provider, info, name, this);
                 provider.attach(dev);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | AssertionError | LinkageError e) {
+                // A broken driver is reported in the runtime DTO, never dropped silently.
                 synchronized (lock) {
                     reservedNames.remove(name);
                 }
