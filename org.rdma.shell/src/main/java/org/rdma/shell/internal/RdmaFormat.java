@@ -1,0 +1,278 @@
+package org.rdma.shell.internal;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.rdma.verbs.Errno;
+import org.rdma.verbs.RdmaException;
+import org.rdma.verbs.runtime.ClientDTO;
+import org.rdma.verbs.runtime.DeviceDTO;
+import org.rdma.verbs.runtime.FailedDTO;
+import org.rdma.verbs.runtime.ResourceDTO;
+
+/**
+ * Text shared by the {@code rdma:*} commands: the line formats of iproute2's {@code rdma} tool
+ * ({@code rdma/dev.c}, {@code rdma/res.c}, {@code rdma/res-*.c}), plain tables, and the device
+ * lookup every command does on its arguments. Pure functions of the runtime DTOs, so they are
+ * tested without a framework.
+ *
+ * <p>Like iproute2, a line is a sequence of {@code key value} items separated by single spaces
+ * (iproute2 leaves a trailing space; these lines do not).
+ */
+final class RdmaFormat {
+    /**
+     * Resource types in the order the kernel reports them in {@code rdma res show}
+     * ({@code fill_res_info()} in {@code nldev.c}: pd cq qp cm_id mr ctx srq), followed by the
+     * types this platform tracks beyond the kernel's summary.
+     */
+    static final List<String> RESOURCE_ORDER =
+            List.of("pd", "cq", "qp", "cm_id", "mr", "ctx", "srq", "wq", "mw", "ah");
+
+    /** The types {@code rdma:res TYPE} lists ({@link org.rdma.verbs.runtime.IbRuntime#resources}). */
+    static final List<String> RESOURCE_TYPES = List.of("qp", "cq", "pd", "mr", "srq", "mw", "ah", "wq");
+
+    /** Column separator of {@link #table}. */
+    private static final String GAP = "  ";
+
+    private RdmaFormat() {
+    }
+
+    // ---------------------------------------------------------------- values
+
+    /**
+     * A GUID as iproute2 prints {@code node_guid} and {@code sys_image_guid}: four groups of
+     * four hex digits, most significant first, e.g. {@code 0002:c903:00a1:b2c0}.
+     */
+    static String guid(long guid) {
+        return String.format(Locale.ROOT, "%04x:%04x:%04x:%04x",
+                (guid >>> 48) & 0xffff, (guid >>> 32) & 0xffff, (guid >>> 16) & 0xffff, guid & 0xffff);
+    }
+
+    /**
+     * The firmware version string a driver's {@code get_dev_fw_str()} makes from {@code fw_ver},
+     * as mlx4 does: major (bits 63..32), minor (31..16), sub-minor (15..0), e.g.
+     * {@code 2.42.5000}. {@code null} for 0: a driver without firmware (rxe) reports none, and
+     * iproute2 then prints no {@code fw} item.
+     */
+    static String firmware(long fwVer) {
+        if (fwVer == 0) {
+            return null;
+        }
+        return (fwVer >>> 32) + "." + ((fwVer >>> 16) & 0xffff) + "." + (fwVer & 0xffff);
+    }
+
+    /**
+     * The node type as iproute2's {@code node_type_to_str()} spells it: {@code ca},
+     * {@code switch}, {@code router}, {@code rnic}, {@code usnic}, {@code usnic_udp},
+     * {@code unspecified}; {@code unknown} when missing.
+     */
+    static String nodeType(String name) {
+        return name == null || name.isEmpty() ? "unknown" : name.toLowerCase(Locale.ROOT);
+    }
+
+    /** The name of a {@code FailedDTO.FAILURE_REASON_*} constant, e.g. {@code DUPLICATE_GUID}. */
+    static String failureReason(int reason) {
+        switch (reason) {
+            case FailedDTO.FAILURE_REASON_BAD_NAME_TEMPLATE:
+                return "BAD_NAME_TEMPLATE";
+            case FailedDTO.FAILURE_REASON_MISSING_OPERATION:
+                return "MISSING_OPERATION";
+            case FailedDTO.FAILURE_REASON_DUPLICATE_GUID:
+                return "DUPLICATE_GUID";
+            case FailedDTO.FAILURE_REASON_NAME_IN_USE:
+                return "NAME_IN_USE";
+            case FailedDTO.FAILURE_REASON_DRIVER_ERROR:
+                return "DRIVER_ERROR";
+            case FailedDTO.FAILURE_REASON_UNREGISTERED:
+                return "UNREGISTERED";
+            case FailedDTO.FAILURE_REASON_BAD_CLIENT:
+                return "BAD_CLIENT";
+            default:
+                return "REASON_" + reason;
+        }
+    }
+
+    // ---------------------------------------------------------------- rdma dev / rdma res lines
+
+    /**
+     * One line of {@code rdma dev show} ({@code dev_parse_cb()}):
+     * {@code 0: mlx4_0: node_type ca fw 2.42.5000 node_guid 0002:c903:00a1:b2c0 sys_image_guid 0002:c903:00a1:b2c3}.
+     */
+    static String devLine(int index, DeviceDTO device) {
+        Line line = new Line().head(index, device.name).item("node_type", nodeType(device.nodeType));
+        line.item("fw", firmware(device.fwVer));
+        line.item("node_guid", guid(device.nodeGuid)).item("sys_image_guid", guid(device.sysImageGuid));
+        return line.toString();
+    }
+
+    /**
+     * One line of {@code rdma res show} ({@code res_no_args_parse_cb()}):
+     * {@code 0: mlx4_0: pd 3 cq 4 qp 4 cm_id 0 mr 0 ctx 0 srq 2}. The counts appear in the
+     * kernel's order ({@link #RESOURCE_ORDER}), then any other type the core reports, in its
+     * order; a type the core does not report is not invented.
+     */
+    static String resSummaryLine(int index, String device, Map<String, Integer> counts) {
+        Line line = new Line().head(index, device);
+        Map<String, Integer> rest = new LinkedHashMap<>(counts == null ? Map.of() : counts);
+        for (String type : RESOURCE_ORDER) {
+            Integer n = rest.remove(type);
+            if (n != null) {
+                line.item(type, String.valueOf(n));
+            }
+        }
+        rest.forEach((type, n) -> line.item(type, String.valueOf(n)));
+        return line.toString();
+    }
+
+    /**
+     * One line of {@code rdma res show TYPE} ({@code res_qp_line()} and its siblings): the
+     * attributes in the order the core recorded them, then {@code comm [owner]}, as iproute2
+     * prints a kernel owner ({@code print_comm()}), e.g.
+     * {@code link mlx4_0/1 lqpn 1 type GSI state RTS sq-psn 0 comm [ib_core]}. When the core
+     * gives neither {@code link} nor {@code dev}, the line starts with {@code dev NAME} as
+     * {@code print_dev()} does, so no line lacks its device.
+     */
+    static String resLine(ResourceDTO resource) {
+        Map<String, String> attrs = resource.attrs == null ? Map.of() : resource.attrs;
+        Line line = new Line();
+        if (!attrs.containsKey("link") && !attrs.containsKey("dev")) {
+            line.item("dev", resource.device);
+        }
+        attrs.forEach(line::item);
+        if (resource.owner != null && !resource.owner.isEmpty()) {
+            line.item("comm", "[" + resource.owner + "]");
+        }
+        return line.toString();
+    }
+
+    // ---------------------------------------------------------------- tables
+
+    /** The client table of {@code rdma:clients}: registration order, as the DTO gives it. */
+    static List<String> clientTable(ClientDTO[] clients) {
+        List<List<String>> rows = new ArrayList<>();
+        for (ClientDTO c : list(clients)) {
+            rows.add(List.of(String.valueOf(c.clientId), text(c.name), String.valueOf(c.serviceId),
+                    c.devices == null || c.devices.length == 0 ? "-" : String.join(",", c.devices)));
+        }
+        return table(List.of("ID", "NAME", "SERVICE.ID", "DEVICES"), rows);
+    }
+
+    /**
+     * The table of every provider and client service the core could not use, with the reason;
+     * empty when there is none.
+     */
+    static List<String> failedTable(FailedDTO[] providers, FailedDTO[] clients) {
+        List<List<String>> rows = new ArrayList<>();
+        addFailed(rows, "provider", providers);
+        addFailed(rows, "client", clients);
+        if (rows.isEmpty()) {
+            return List.of();
+        }
+        return table(List.of("FAILED", "SERVICE.ID", "NAME", "REASON", "MESSAGE"), rows);
+    }
+
+    private static void addFailed(List<List<String>> rows, String kind, FailedDTO[] failed) {
+        for (FailedDTO f : list(failed)) {
+            rows.add(List.of(kind, String.valueOf(f.serviceId), text(f.name), failureReason(f.failureReason),
+                    text(f.message)));
+        }
+    }
+
+    /**
+     * A plain text table: one header line, one line per row, columns left-aligned and separated
+     * by two spaces; the last column is not padded, so no line ends in blanks.
+     */
+    static List<String> table(List<String> header, List<List<String>> rows) {
+        int[] width = new int[header.size()];
+        List<List<String>> all = new ArrayList<>();
+        all.add(header);
+        all.addAll(rows);
+        for (List<String> row : all) {
+            for (int i = 0; i < width.length; i++) {
+                width[i] = Math.max(width[i], row.get(i).length());
+            }
+        }
+        List<String> lines = new ArrayList<>(all.size());
+        for (List<String> row : all) {
+            StringBuilder sb = new StringBuilder();
+            for (int i = 0; i < width.length; i++) {
+                String cell = row.get(i);
+                sb.append(cell);
+                if (i < width.length - 1) {
+                    sb.append(" ".repeat(width[i] - cell.length())).append(GAP);
+                }
+            }
+            lines.add(sb.toString());
+        }
+        return lines;
+    }
+
+    // ---------------------------------------------------------------- arguments
+
+    /**
+     * The index of the device named {@code name} in {@code devices} (registration order, the
+     * index the commands print); {@code ENODEV} naming the device when there is none.
+     */
+    static int deviceIndex(DeviceDTO[] devices, String name) {
+        List<DeviceDTO> all = list(devices);
+        for (int i = 0; i < all.size(); i++) {
+            if (name != null && name.equals(all.get(i).name)) {
+                return i;
+            }
+        }
+        throw new RdmaException(Errno.ENODEV, "no RDMA device named '" + name + "'");
+    }
+
+    /**
+     * The arguments without a leading {@code show}, so {@code rdma:dev show mlx4_0} works as
+     * {@code rdma dev show mlx4_0} does; {@code EINVAL} when more than {@code max} remain.
+     */
+    static List<String> arguments(String[] args, int max, String usage) {
+        List<String> list = new ArrayList<>(list(args));
+        if (!list.isEmpty() && "show".equals(list.get(0))) {
+            list.remove(0);
+        }
+        if (list.size() > max) {
+            throw new RdmaException(Errno.EINVAL, "too many arguments; usage: " + usage);
+        }
+        return list;
+    }
+
+    /** The elements of a DTO array, which may be {@code null}. */
+    static <T> List<T> list(T[] array) {
+        return array == null ? List.of() : Arrays.asList(array);
+    }
+
+    private static String text(String s) {
+        return s == null || s.isEmpty() ? "-" : s;
+    }
+
+    /** Builds an iproute2-style line of space-separated items. */
+    private static final class Line {
+        private final StringBuilder sb = new StringBuilder();
+
+        Line head(int index, String name) {
+            sb.append(index).append(": ").append(name).append(':');
+            return this;
+        }
+
+        /** Appends {@code key value}; a {@code null} value means the attribute is absent. */
+        Line item(String key, String value) {
+            if (value != null) {
+                if (sb.length() > 0) {
+                    sb.append(' ');
+                }
+                sb.append(key).append(' ').append(value);
+            }
+            return this;
+        }
+
+        @Override
+        public String toString() {
+            return sb.toString();
+        }
+    }
+}
