@@ -1,0 +1,133 @@
+package org.rdma.rvt.internal.mem;
+
+import java.nio.ByteBuffer;
+
+/**
+ * A position in a scatter/gather list ({@code struct rvt_sge_state}): which element, how far into
+ * it, how much is left. Copies scatter into or gather from the list piece by piece through each
+ * element's already checked region; a region that was invalidated or re-keyed since the check
+ * makes the copy fail before its first byte of that piece moves.
+ */
+public final class SgeCursor {
+    private long[] addr;
+    private int[] len;
+    private int[] lkey;
+    private RvtMr[] mr;
+    private int num;
+    private int idx;
+    private long off;
+    private long resid;
+
+    /** Binds the cursor to a checked list and rewinds it. */
+    public SgeCursor bind(long[] addr, int[] len, int[] lkey, RvtMr[] mr, int num, long total) {
+        this.addr = addr;
+        this.len = len;
+        this.lkey = lkey;
+        this.mr = mr;
+        this.num = num;
+        this.idx = 0;
+        this.off = 0;
+        this.resid = total;
+        return this;
+    }
+
+    /** Bytes left. */
+    public long resid() {
+        return resid;
+    }
+
+    /** {@code rvt_restart_sge()}: back to the start, then {@code skip(offset)}. */
+    public void restart(long total, long offset) {
+        idx = 0;
+        off = 0;
+        resid = total;
+        skip(offset);
+    }
+
+    /** {@code rvt_skip_sge()}: moves forward {@code n} bytes without copying. */
+    public void skip(long n) {
+        resid -= n;
+        while (n > 0 && idx < num) {
+            long avail = (len[idx] & 0xffff_ffffL) - off;
+            if (n < avail) {
+                off += n;
+                return;
+            }
+            n -= avail;
+            idx++;
+            off = 0;
+        }
+    }
+
+    private boolean piece(int max, Seg seg) {
+        while (idx < num && (len[idx] & 0xffff_ffffL) == off) {
+            idx++;
+            off = 0;
+        }
+        if (idx >= num) {
+            return false;
+        }
+        RvtMr r = mr[idx];
+        if (r == null || r.state != RvtMr.VALID || r.key != lkey[idx]) {
+            return false;
+        }
+        int want = (int) Math.min(max, (len[idx] & 0xffff_ffffL) - off);
+        return r.translate(addr[idx] + off, want, seg);
+    }
+
+    private void advance(int n) {
+        off += n;
+        resid -= n;
+    }
+
+    /**
+     * Sets {@code seg} to the next {@code n} bytes if they are contiguous in one buffer, without
+     * moving; false otherwise (the caller then gathers into a bounce buffer).
+     */
+    public boolean contiguous(int n, Seg seg) {
+        int saveIdx = idx;
+        long saveOff = off;
+        boolean ok = piece(n, seg) && seg.len == n;
+        idx = saveIdx;
+        off = saveOff;
+        return ok;
+    }
+
+    /** Moves forward {@code n} bytes that were handed out by {@link #contiguous}. */
+    public void consume(int n) {
+        skip(n);
+    }
+
+    /** {@code rvt_copy_sge()}: copies {@code n} bytes from {@code src[srcIdx..]} into the list. */
+    public boolean scatter(ByteBuffer src, int srcIdx, int n, Seg seg) {
+        while (n > 0) {
+            if (!piece(n, seg)) {
+                return false;
+            }
+            seg.buf.put(seg.index, src, srcIdx, seg.len);
+            srcIdx += seg.len;
+            n -= seg.len;
+            advance(seg.len);
+        }
+        return true;
+    }
+
+    /** Copies {@code n} bytes from the list into {@code dst[dstIdx..]}. */
+    public boolean gather(ByteBuffer dst, int dstIdx, int n, Seg seg) {
+        while (n > 0) {
+            if (!piece(n, seg)) {
+                return false;
+            }
+            dst.put(dstIdx, seg.buf, seg.index, seg.len);
+            dstIdx += seg.len;
+            n -= seg.len;
+            advance(seg.len);
+        }
+        return true;
+    }
+
+    /** The next 8 bytes as one piece (atomic results), or false. */
+    public boolean piece8(Seg seg) {
+        return piece(8, seg) && seg.len == 8;
+    }
+}

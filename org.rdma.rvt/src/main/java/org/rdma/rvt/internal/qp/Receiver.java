@@ -1,0 +1,129 @@
+package org.rdma.rvt.internal.qp;
+
+import org.rdma.rvt.RvtCounter;
+import org.rdma.rvt.RvtPacket;
+import org.rdma.rvt.internal.wire.Hdr;
+import org.rdma.rvt.internal.wire.Opcodes;
+import org.rdma.verbs.AhAttr;
+import org.rdma.verbs.QpState;
+import org.rdma.verbs.QpType;
+
+/**
+ * The receive demultiplexer ({@code rxe_recv.c}, {@code rvt_mcast_find()}): decodes the BTH,
+ * checks the opcode, header length, QP, QP type and state, P_Key, Q_Key, VL15 for QP0 and the
+ * source address of connected QPs, then hands the packet to the QP's responder (requests) or
+ * completer (responses). Multicast packets go to every QP attached to the group. Everything
+ * rejected here is dropped silently and counted.
+ */
+public final class Receiver {
+    private static final int MULTICAST_QPN = 0xffffff;
+
+    private final RvtContext dev;
+
+    /** A demultiplexer for {@code dev}. */
+    public Receiver(RvtContext dev) {
+        this.dev = dev;
+    }
+
+    /** {@code rxe_rcv()}: one packet from the driver. */
+    public void receive(int port, RvtPacket pkt) {
+        byte[] h = pkt.hdr;
+        if (pkt.hdrLen < Opcodes.BTH_BYTES) {
+            drop();
+            return;
+        }
+        int op = Hdr.bthOpcode(h);
+        int mask = Opcodes.mask(op);
+        if (mask == 0 || pkt.hdrLen < Opcodes.length(op) || Hdr.bthTver(h) != 0
+                || (mask & Opcodes.PAYLOAD) == 0 && pkt.payloadLength != 0) {
+            drop();
+            return;
+        }
+        pkt.opcode = op;
+        pkt.mask = mask;
+        pkt.psn = Hdr.bthPsn(h);
+        pkt.port = port;
+        int qpn = Hdr.bthQpn(h);
+        if (qpn == MULTICAST_QPN) {
+            multicast(port, pkt);
+            return;
+        }
+        RvtQp qp = dev.qps.lookup(port, qpn);
+        if (qp == null || !accept(qp, port, pkt)) {
+            drop();
+            return;
+        }
+        dev.count(RvtCounter.RCVD_PKTS);
+        qp.deliver(pkt, (mask & Opcodes.ACK) != 0);
+    }
+
+    private void multicast(int port, RvtPacket pkt) {
+        if (Opcodes.transport(pkt.opcode) != Opcodes.UD || !pkt.hasGrh || (pkt.dgidHi >>> 56) != 0xff) {
+            drop();
+            return;
+        }
+        McastTable.Group g = dev.mcast.find(port, pkt.dgidHi, pkt.dgidLo, dev.isRoce(port) ? 0 : pkt.dlid);
+        if (g == null) {
+            drop();
+            return;
+        }
+        RvtQp[] qps = g.qps;
+        for (int i = 0; i < qps.length; i++) {
+            RvtQp qp = qps[i];
+            if (accept(qp, port, pkt)) {
+                dev.count(RvtCounter.RCVD_PKTS);
+                qp.deliver(pkt, false);
+            } else {
+                drop();
+            }
+        }
+    }
+
+    /** {@code check_type_state()}, {@code check_keys()}, {@code check_addr()}. */
+    private boolean accept(RvtQp qp, int port, RvtPacket pkt) {
+        int mask = pkt.mask;
+        if (Opcodes.transport(pkt.opcode) != qp.transport() || qp.destroyed) {
+            return false;
+        }
+        QpState st = qp.state;
+        if ((mask & Opcodes.REQ) != 0) {
+            if (st == QpState.RESET || st == QpState.INIT || st == QpState.ERR) {
+                return false;
+            }
+        } else if (st != QpState.RTS && st != QpState.SQD && st != QpState.SQE) {
+            return false;
+        }
+        if (qp.type != QpType.GSI && qp.type != QpType.SMI && qp.port != port) {
+            return false;
+        }
+        if (qp.type == QpType.SMI) {
+            return pkt.vl15;
+        }
+        if (pkt.vl15) {
+            return false;
+        }
+        int pkey = Hdr.bthPkey(pkt.hdr);
+        boolean pkeyOk = qp.type == QpType.GSI ? dev.findPkey(port, pkey) >= 0
+                : RvtContext.pkeyMatch(pkey, dev.pkey(port, qp.pkeyIndex));
+        if (!pkeyOk) {
+            dev.count(RvtCounter.BAD_PKEY);
+            return false;
+        }
+        if ((mask & Opcodes.DETH) != 0 && Hdr.dethQkey(pkt.hdr, pkt.opcode) != qp.qkey) {
+            dev.count(RvtCounter.BAD_QKEY);
+            return false;
+        }
+        if (qp.isUd()) {
+            return true;
+        }
+        AhAttr av = qp.av;
+        if (av.hasGrh()) {
+            return pkt.hasGrh && pkt.sgidHi == av.grh.dgid.subnetPrefix() && pkt.sgidLo == av.grh.dgid.interfaceId();
+        }
+        return pkt.slid == av.dlid;
+    }
+
+    private void drop() {
+        dev.count(RvtCounter.RCV_DROPPED);
+    }
+}

@@ -1,0 +1,13 @@
+/**
+ * The software RDMA transport shared by drivers (the kernel's rdmavt with rxe's state machines).
+ *
+ * <p>A driver constructs one {@link org.rdma.rvt.RvtDevice} per device instance with its
+ * {@link org.rdma.rvt.RvtDriver} (how packets leave and what the ports look like), publishes it
+ * (possibly wrapped) as its {@link org.rdma.verbs.spi.IbDeviceProvider} service, and hands every
+ * received transport packet to {@link org.rdma.rvt.RvtDevice#receive}. Packets travel as
+ * {@link org.rdma.rvt.RvtPacket} descriptors: transport headers in a byte array, the payload by
+ * reference.
+ */
+@org.osgi.annotation.bundle.Export
+@org.osgi.annotation.versioning.Version("1.0.0")
+package org.rdma.rvt;
