@@ -100,6 +100,30 @@ class NamingIT {
     }
 
     @Test
+    void deviceIndexesGrowAndAreNeverReused() {
+        String t = f.template();
+        register(t);
+        ServiceRegistration<IbDeviceProvider> r1 = register(t);
+        Runtimes.awaitDevices(runtime, f.driver(), 2);
+        int first = indexOf(f.id() + "_0");
+        int second = indexOf(f.id() + "_1");
+        assertTrue(second > first, "ib_device.index grows with registration");
+        f.unregister(r1);
+        register(t);
+        Runtimes.awaitDevices(runtime, f.driver(), 2);
+        assertTrue(indexOf(f.id() + "_1") > second, "the name _1 is reused, its index is not");
+    }
+
+    private int indexOf(String name) {
+        for (DeviceDTO d : runtime.getRuntimeDTO().devices) {
+            if (d.name.equals(name)) {
+                return d.index;
+            }
+        }
+        throw new AssertionError("no device " + name);
+    }
+
+    @Test
     void fixedNameAlreadyTakenIsReportedNameInUse() {
         String fixed = f.id() + "fixed";
         register(fixed);

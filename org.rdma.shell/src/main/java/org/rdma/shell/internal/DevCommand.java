@@ -43,12 +43,12 @@ public class DevCommand {
         RuntimeDTO dto = runtime.getRuntimeDTO();
         List<DeviceDTO> devices = RdmaFormat.list(dto.devices);
         if (a.isEmpty()) {
-            for (int i = 0; i < devices.size(); i++) {
-                out.println(RdmaFormat.devLine(i, devices.get(i)));
+            for (DeviceDTO d : devices) {
+                out.println(RdmaFormat.devLine(d.index, d));
             }
         } else {
-            int i = RdmaFormat.deviceIndex(dto.devices, a.get(0));
-            out.println(RdmaFormat.devLine(i, devices.get(i)));
+            DeviceDTO d = devices.get(RdmaFormat.deviceIndex(dto.devices, a.get(0)));
+            out.println(RdmaFormat.devLine(d.index, d));
         }
     }
 }

@@ -213,8 +213,9 @@ final class RdmaFormat {
     // ---------------------------------------------------------------- arguments
 
     /**
-     * The index of the device named {@code name} in {@code devices} (registration order, the
-     * index the commands print); {@code ENODEV} naming the device when there is none.
+     * The position of the device named {@code name} in {@code devices} (registration order);
+     * {@code ENODEV} naming the device when there is none. The number printed is the device's
+     * own {@code index}, not this position.
      */
     static int deviceIndex(DeviceDTO[] devices, String name) {
         List<DeviceDTO> all = list(devices);

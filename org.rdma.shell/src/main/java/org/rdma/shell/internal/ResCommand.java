@@ -81,7 +81,7 @@ public class ResCommand {
                 }
                 throw e;
             }
-            out.println(RdmaFormat.resSummaryLine(i, name, counts));
+            out.println(RdmaFormat.resSummaryLine(devices.get(i).index, name, counts));
         }
     }
 

@@ -20,7 +20,7 @@ class CommandsTest {
     private static final String MLX4_0 = "0: mlx4_0: node_type ca fw 2.42.5000 node_guid 0002:c903:00a1:b2c0"
             + " sys_image_guid 0002:c903:00a1:b2c3";
     private static final String RXE0 =
-            "1: rxe0: node_type ca node_guid 0050:54ff:fe12:3456 sys_image_guid 0050:54ff:fe12:3456";
+            "2: rxe0: node_type ca node_guid 0050:54ff:fe12:3456 sys_image_guid 0050:54ff:fe12:3456";
 
     @Test
     void devShowsEveryDeviceOrOne() {
@@ -47,9 +47,9 @@ class CommandsTest {
     void resSummaryPerDevice() {
         assertEquals(List.of(
                 "0: mlx4_0: pd 1 cq 0 qp 3 cm_id 0 mr 0 ctx 0 srq 0 wq 0 mw 0 ah 0 counter 0",
-                "1: rxe0: pd 1 cq 0 qp 0 cm_id 0 mr 0 ctx 0 srq 0 wq 0 mw 0 ah 0 counter 0"),
+                "2: rxe0: pd 1 cq 0 qp 0 cm_id 0 mr 0 ctx 0 srq 0 wq 0 mw 0 ah 0 counter 0"),
                 Fixtures.lines(out -> res.show(out)));
-        assertEquals(List.of("1: rxe0: pd 1 cq 0 qp 0 cm_id 0 mr 0 ctx 0 srq 0 wq 0 mw 0 ah 0 counter 0"),
+        assertEquals(List.of("2: rxe0: pd 1 cq 0 qp 0 cm_id 0 mr 0 ctx 0 srq 0 wq 0 mw 0 ah 0 counter 0"),
                 Fixtures.lines(out -> res.show(out, "show", "rxe0")));
     }
 
@@ -76,7 +76,7 @@ class CommandsTest {
             }
         };
         ResCommand cmd = new ResCommand(racing);
-        assertEquals(List.of("1: rxe0: pd 1 cq 0 qp 0 cm_id 0 mr 0 ctx 0 srq 0 wq 0 mw 0 ah 0 counter 0"),
+        assertEquals(List.of("2: rxe0: pd 1 cq 0 qp 0 cm_id 0 mr 0 ctx 0 srq 0 wq 0 mw 0 ah 0 counter 0"),
                 Fixtures.lines(out -> cmd.show(out)));
         assertEquals(Errno.ENODEV, assertThrows(RdmaException.class, () -> cmd.show(System.out, "mlx4_0")).errno());
     }

@@ -72,6 +72,8 @@ final class Fixtures {
             device("mlx4_0", "CA", FW, 0x0002c90300a1b2c0L, 0x0002c90300a1b2c3L),
             device("rxe0", "CA", 0, 0x5054fffe123456L, 0x5054fffe123456L),
         };
+        // Index 1 was a device since removed: the kernel never reuses an index.
+        dto.devices[1].index = 2;
         dto.clients = new ClientDTO[] {
             client(0, "umad", 41, "mlx4_0", "rxe0"),
             client(1, "cma", 52, "mlx4_0"),

@@ -4,6 +4,8 @@ import org.osgi.dto.DTO;
 
 /** A registered device. */
 public class DeviceDTO extends DTO {
+    /** {@code ib_device.index}: the number {@code rdma dev} prints; never reused while the core runs. */
+    public int index;
     /** Device name. */
     public String name;
     /** Driver id. */

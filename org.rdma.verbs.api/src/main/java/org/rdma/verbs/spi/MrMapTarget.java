@@ -15,6 +15,9 @@ public interface MrMapTarget {
     /** {@code mr->page_size}, set by the core before {@code map_mr_sg}. */
     int pageSize();
 
+    /** {@code mr->iova}. */
+    long iova();
+
     /** Sets {@code mr->iova}. */
     void setIova(long iova);
 

@@ -16,6 +16,8 @@ public interface IbClock {
     /**
      * Runs {@code task} once after {@code delay} ({@code mod_timer()} / {@code queue_delayed_work()}).
      * Tasks must be short; they run on the clock's timer thread, or in {@link VirtualClock#advance}.
+     * Each call allocates a timer: datapath timers keep one armed timer and a deadline field
+     * instead of scheduling per operation.
      */
     Timer schedule(Runnable task, long delay, TimeUnit unit);
 

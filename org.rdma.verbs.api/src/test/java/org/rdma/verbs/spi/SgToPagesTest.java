@@ -16,6 +16,7 @@ class SgToPagesTest {
         long length = -1;
 
         @Override public MrType type() { return MrType.MEM_REG; }
+        @Override public long iova() { return iova; }
         @Override public int pageSize() { return 4096; }
         @Override public void setIova(long iova) { this.iova = iova; }
         @Override public void setLength(long length) { this.length = length; }

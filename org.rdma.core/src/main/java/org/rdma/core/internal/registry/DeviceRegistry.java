@@ -91,6 +91,7 @@ public final class DeviceRegistry implements IbCore, IbRuntime, DeviceServices {
     private final Map<CoreDevice, Long> providerIds = new HashMap<>();
     private final TreeMap<Integer, ClientEntry> clients = new TreeMap<>();
     private int nextClientId;
+    private int nextDeviceIndex;
     private final Map<Long, ProviderEntry> providers = new LinkedHashMap<>();
     private final Map<Long, FailedDTO> failedClients = new LinkedHashMap<>();
 
@@ -243,6 +244,7 @@ public final class DeviceRegistry implements IbCore, IbRuntime, DeviceServices {
                 return;
             }
             String name;
+            int index;
             synchronized (lock) {
                 if (info.nodeGuid != 0 && devices.stream().anyMatch(d -> d.nodeGuid() == info.nodeGuid)) {
                     fail(entry, info.nameTemplate, FailedDTO.FAILURE_REASON_DUPLICATE_GUID,
@@ -256,10 +258,11 @@ public final class DeviceRegistry implements IbCore, IbRuntime, DeviceServices {
                     return;
                 }
                 reservedNames.add(name);
+                index = nextDeviceIndex++;
             }
             CoreDevice dev;
             try {
-                dev = new CoreDevice(provider, info, name, this);
+                dev = new CoreDevice(provider, info, name, index, this);
                 provider.attach(dev);
             } catch (RuntimeException | AssertionError | LinkageError e) {
                 // A broken driver is reported in the runtime DTO, never dropped silently.
@@ -281,7 +284,7 @@ public final class DeviceRegistry implements IbCore, IbRuntime, DeviceServices {
             synchronized (lock) {
                 deviceServices.put(dev, reg);
             }
-            LOG.log(Level.INFO, "RDMA device {0} registered ({1})", name, info.driverId);
+            LOG.log(Level.DEBUG, "RDMA device {0} registered ({1})", name, info.driverId);
             for (ClientEntry c : clientSnapshot()) {
                 addClient(dev, c);
             }
@@ -360,7 +363,7 @@ public final class DeviceRegistry implements IbCore, IbRuntime, DeviceServices {
                 providerIds.remove(dev);
             }
             dev.setState(CoreDevice.State.UNREGISTERED);
-            LOG.log(Level.INFO, "RDMA device {0} unregistered", dev.name());
+            LOG.log(Level.DEBUG, "RDMA device {0} unregistered", dev.name());
         } finally {
             ul.unlock();
         }
@@ -653,6 +656,7 @@ public final class DeviceRegistry implements IbCore, IbRuntime, DeviceServices {
 
     private DeviceDTO deviceDTO(CoreDevice d) {
         DeviceDTO dto = new DeviceDTO();
+        dto.index = d.index();
         dto.name = d.name();
         dto.driverId = d.driverId();
         synchronized (lock) {

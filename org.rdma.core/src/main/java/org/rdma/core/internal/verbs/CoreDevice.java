@@ -99,6 +99,7 @@ public final class CoreDevice implements IbDevice, DeviceContext {
     final IbDeviceProvider provider;
     private final DeviceInfo info;
     private final String name;
+    private final int index;
     private final DeviceServices services;
     private final DeviceAttr attrs;
     private final LinkLayer[] linkLayers;
@@ -125,10 +126,11 @@ public final class CoreDevice implements IbDevice, DeviceContext {
      * Builds the device from what the driver reports: attributes, port link layers and the
      * caches. Driver exceptions propagate (the registry records them).
      */
-    public CoreDevice(IbDeviceProvider provider, DeviceInfo info, String name, DeviceServices services) {
+    public CoreDevice(IbDeviceProvider provider, DeviceInfo info, String name, int index, DeviceServices services) {
         this.provider = provider;
         this.info = info;
         this.name = name;
+        this.index = index;
         this.services = services;
         this.attrs = provider.queryDevice().copy();
         int ports = info.nodeType == NodeType.SWITCH ? 1 : info.physPortCnt;
@@ -150,6 +152,11 @@ public final class CoreDevice implements IbDevice, DeviceContext {
     @Override
     public String name() {
         return name;
+    }
+
+    /** {@code ib_device.index}: unique while registered, never reused (allocated cyclically). */
+    public int index() {
+        return index;
     }
 
     @Override
