@@ -1,0 +1,70 @@
+package org.rdma.fabric.internal;
+
+import java.util.concurrent.atomic.AtomicLongArray;
+import org.rdma.fabric.PortCounterSnapshot;
+
+/**
+ * The PortCounters of one port (IBTA vol. 1, 16.1.3.5), 64 bits wide as in PortCountersExtended.
+ * Lock-free; no allocation on update.
+ */
+final class Counters {
+    static final int SYMBOL_ERRORS = 0;
+    static final int LINK_ERROR_RECOVERY = 1;
+    static final int LINK_DOWNED = 2;
+    static final int RCV_ERRORS = 3;
+    static final int RCV_REMOTE_PHYS_ERRORS = 4;
+    static final int RCV_SWITCH_RELAY_ERRORS = 5;
+    static final int XMIT_DISCARDS = 6;
+    static final int XMIT_CONSTRAINT_ERRORS = 7;
+    static final int RCV_CONSTRAINT_ERRORS = 8;
+    static final int VL15_DROPPED = 9;
+    static final int XMIT_DATA = 10;
+    static final int RCV_DATA = 11;
+    static final int XMIT_PKTS = 12;
+    static final int RCV_PKTS = 13;
+    static final int UNICAST_XMIT_PKTS = 14;
+    static final int UNICAST_RCV_PKTS = 15;
+    static final int MULTICAST_XMIT_PKTS = 16;
+    static final int MULTICAST_RCV_PKTS = 17;
+    static final int RCV_STATE_DISCARDS = 18;
+    private static final int COUNT = 19;
+
+    private final AtomicLongArray values = new AtomicLongArray(COUNT);
+
+    void inc(int counter) {
+        values.getAndIncrement(counter);
+    }
+
+    void add(int counter, long delta) {
+        values.getAndAdd(counter, delta);
+    }
+
+    long get(int counter) {
+        return values.get(counter);
+    }
+
+    void clear() {
+        for (int i = 0; i < COUNT; i++) {
+            values.set(i, 0);
+        }
+    }
+
+    /** Clears the counters whose select bit (IBTA PortCounters CounterSelect order) is set. */
+    void clear(int... counters) {
+        for (int c : counters) {
+            values.set(c, 0);
+        }
+    }
+
+    PortCounterSnapshot snapshot() {
+        long[] v = new long[COUNT];
+        for (int i = 0; i < COUNT; i++) {
+            v[i] = values.get(i);
+        }
+        return new PortCounterSnapshot(v[SYMBOL_ERRORS], v[LINK_ERROR_RECOVERY], v[LINK_DOWNED], v[RCV_ERRORS],
+                v[RCV_REMOTE_PHYS_ERRORS], v[RCV_SWITCH_RELAY_ERRORS], v[XMIT_DISCARDS], v[XMIT_CONSTRAINT_ERRORS],
+                v[RCV_CONSTRAINT_ERRORS], v[VL15_DROPPED], v[XMIT_DATA], v[RCV_DATA], v[XMIT_PKTS], v[RCV_PKTS],
+                v[UNICAST_XMIT_PKTS], v[UNICAST_RCV_PKTS], v[MULTICAST_XMIT_PKTS], v[MULTICAST_RCV_PKTS],
+                v[RCV_STATE_DISCARDS]);
+    }
+}

@@ -1,0 +1,189 @@
+package org.rdma.fabric;
+
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.rdma.verbs.wire.Bth;
+import org.rdma.verbs.wire.Deth;
+import org.rdma.verbs.wire.DrSmp;
+import org.rdma.verbs.wire.EthHeader;
+import org.rdma.verbs.wire.Grh;
+import org.rdma.verbs.wire.Ipv4Header;
+import org.rdma.verbs.wire.Lrh;
+import org.rdma.verbs.wire.MadHdr;
+import org.rdma.verbs.wire.Smp;
+import org.rdma.verbs.wire.UdpHeader;
+
+/** Builds real IBTA packets for the tests, the way a driver's transmit path does. */
+final class Pkts {
+    static final int UD_HDR = Lrh.IB_LRH_BYTES + Bth.IB_BTH_BYTES + Deth.IB_DETH_BYTES;
+
+    private Pkts() {
+    }
+
+    /** An IB UD SEND_ONLY: LRH, BTH, DETH in the header, the payload by reference. */
+    static Packet ud(FabricPort from, int vl, int sl, int dlid, int slid, int destQp, int psn, ByteBuffer payload,
+                     int off, int len) {
+        Packet p = from.allocPacket();
+        int pad = (4 - (len & 3)) & 3;
+        Lrh lrh = new Lrh();
+        lrh.vl = vl;
+        lrh.sl = sl;
+        lrh.lnh = Lrh.LNH_IBA_LOCAL;
+        lrh.dlid = dlid;
+        lrh.slid = slid;
+        lrh.packetLength = (UD_HDR + len + pad + 4) / 4;
+        lrh.pack(p.header, 0);
+        Bth bth = new Bth();
+        bth.opcode = Bth.OPCODE_UD_SEND_ONLY;
+        bth.padCount = pad;
+        bth.pkey = 0xFFFF;
+        bth.destQpn = destQp;
+        bth.psn = psn;
+        bth.pack(p.header, 8);
+        Deth deth = new Deth();
+        deth.qkey = 0x11111111;
+        deth.srcQpn = 0x42;
+        deth.pack(p.header, 20);
+        p.headerLength = UD_HDR;
+        p.payload = payload;
+        p.payloadOffset = off;
+        p.payloadLength = len;
+        p.padCount = pad;
+        return p;
+    }
+
+    /** A UD packet with a fresh heap payload of {@code len} bytes (values i & 0xFF). */
+    static Packet ud(FabricPort from, int dlid, int slid, int psn, int len) {
+        ByteBuffer b = ByteBuffer.allocate(len);
+        for (int i = 0; i < len; i++) {
+            b.put(i, (byte) i);
+        }
+        return ud(from, 0, 0, dlid, slid, 0x100, psn, b, 0, len);
+    }
+
+    /** An SMP in a QP0 UD packet on VL15. */
+    static Packet smp(FabricPort from, Smp smp, int dlid, int slid) {
+        byte[] mad = new byte[MadHdr.IB_MGMT_MAD_SIZE];
+        smp.pack(mad, 0);
+        Packet p = ud(from, 15, 0, dlid, slid, 0, 0, ByteBuffer.wrap(mad), 0, mad.length);
+        new Deth().pack(p.header, 20);
+        return p;
+    }
+
+    /** Sends a directed-route SMP from a CA as the SM's SMI does (hop pointer 0 -> 1). */
+    static void sendDr(FabricPort from, Smp smp) {
+        DrSmp.Decision d = DrSmp.send(smp, false, from.portNum());
+        if (d.verdict() != DrSmp.Verdict.FORWARD) {
+            throw new AssertionError("SMI refused " + smp + ": " + d);
+        }
+        from.transmit(smp(from, smp, Smp.IB_LID_PERMISSIVE, Smp.IB_LID_PERMISSIVE));
+    }
+
+    /** Decodes the SMP a packet carries. */
+    static Smp smpOf(Packet p) {
+        byte[] mad = new byte[MadHdr.IB_MGMT_MAD_SIZE];
+        p.readBytes(UD_HDR, mad, 0, mad.length);
+        return new Smp().unpack(mad, 0);
+    }
+
+    /** Decodes the MAD (256 bytes) after LRH/BTH/DETH. */
+    static byte[] madOf(Packet p) {
+        byte[] mad = new byte[MadHdr.IB_MGMT_MAD_SIZE];
+        p.readBytes(UD_HDR, mad, 0, mad.length);
+        return mad;
+    }
+
+    /** A RoCEv2 UD SEND_ONLY over IPv4 (Ethernet, IPv4, UDP 4791, BTH, DETH) or IPv6. */
+    static Packet roce(EthernetPort from, MacAddress dmac, InetAddress src, InetAddress dst, int destQp, int psn,
+                       ByteBuffer payload, int off, int len) {
+        Packet p = from.allocPacket();
+        int pad = (4 - (len & 3)) & 3;
+        byte[] h = p.header;
+        EthHeader eth = new EthHeader();
+        eth.dmac = dmac.bytes();
+        eth.smac = from.macAddress().bytes();
+        boolean v4 = src.getAddress().length == 4;
+        eth.etherType = v4 ? EthHeader.ETH_P_IP : EthHeader.ETH_P_IPV6;
+        int at = eth.pack(h, 0);
+        int udpLen = UdpHeader.IB_UDP_BYTES + Bth.IB_BTH_BYTES + Deth.IB_DETH_BYTES + len + pad + 4;
+        if (v4) {
+            Ipv4Header ip = new Ipv4Header();
+            ip.version = 4;
+            ip.ihl = 5;
+            ip.totalLength = Ipv4Header.IB_IP4_BYTES + udpLen;
+            ip.fragOff = Ipv4Header.IP_DF;
+            ip.ttl = 64;
+            ip.protocol = Ipv4Header.IPPROTO_UDP;
+            ip.saddr = java.nio.ByteBuffer.wrap(src.getAddress()).getInt();
+            ip.daddr = java.nio.ByteBuffer.wrap(dst.getAddress()).getInt();
+            ip.checksum = ip.computeChecksum();
+            at += ip.pack(h, at);
+        } else {
+            Grh ip = new Grh();
+            ip.ipVersion = 6;
+            ip.payloadLength = udpLen;
+            ip.nextHeader = Grh.NEXT_HEADER_UDP;
+            ip.hopLimit = 64;
+            ip.sgid = src.getAddress();
+            ip.dgid = dst.getAddress();
+            at += ip.pack(h, at);
+        }
+        UdpHeader udp = new UdpHeader();
+        udp.sport = 0xC000 | (destQp & 0x3FFF);
+        udp.dport = UdpHeader.ROCE_V2_UDP_DPORT;
+        udp.length = udpLen;
+        at += udp.pack(h, at);
+        Bth bth = new Bth();
+        bth.opcode = Bth.OPCODE_UD_SEND_ONLY;
+        bth.padCount = pad;
+        bth.pkey = 0xFFFF;
+        bth.destQpn = destQp;
+        bth.psn = psn;
+        at += bth.pack(h, at);
+        Deth deth = new Deth();
+        deth.qkey = 0x11111111;
+        deth.srcQpn = 0x42;
+        at += deth.pack(h, at);
+        p.headerLength = at;
+        p.payload = payload;
+        p.payloadOffset = off;
+        p.payloadLength = len;
+        p.padCount = pad;
+        return p;
+    }
+
+    /** A sink that keeps a copy of what it received (retaining, as a queueing receiver does). */
+    static final class Collector implements PacketSink {
+        final List<Packet> packets = new ArrayList<>();
+
+        @Override
+        public void receive(Packet packet) {
+            packets.add(packet.retain().retainPayload());
+        }
+
+        int size() {
+            return packets.size();
+        }
+
+        Packet get(int i) {
+            return packets.get(i);
+        }
+
+        List<Integer> psns() {
+            List<Integer> out = new ArrayList<>();
+            for (Packet p : packets) {
+                out.add(p.psn(p.bthOffset()));
+            }
+            return out;
+        }
+
+        void clear() {
+            for (Packet p : packets) {
+                p.release();
+            }
+            packets.clear();
+        }
+    }
+}
