@@ -11,6 +11,7 @@ import org.rdma.verbs.RdmaException;
 import org.rdma.verbs.runtime.ClientDTO;
 import org.rdma.verbs.runtime.DeviceDTO;
 import org.rdma.verbs.runtime.FailedDTO;
+import org.rdma.verbs.runtime.PortDTO;
 import org.rdma.verbs.runtime.ResourceDTO;
 
 /**
@@ -146,6 +147,77 @@ final class RdmaFormat {
             line.item("comm", "[" + resource.owner + "]");
         }
         return line.toString();
+    }
+
+    // ---------------------------------------------------------------- rdma link lines
+
+    /**
+     * The names of the PortInfo:CapabilityMask bits as iproute2 prints them in
+     * {@code rdma link show -d} ({@code caps_to_str()} in {@code rdma/link.c}), bit 0 first.
+     */
+    static final List<String> PORT_CAP_NAMES = List.of("RESERVED", "SM", "NOTICE", "TRAP", "OPT_IPD",
+            "AUTO_MIGR", "SL_MAP", "MKEY_NVRAM", "PKEY_NVRAM", "LED_INFO", "SM_DISABLED", "SYS_IMAGE_GUID",
+            "PKEY_SW_EXT_PORT_TRAP", "CABLE_INFO", "EXTENDED_SPEEDS", "CAP_MASK2", "CM", "SNMP_TUNNEL", "REINIT",
+            "DEVICE_MGMT", "VENDOR_CLASS", "DR_NOTICE", "CAP_MASK_NOTICE", "BOOT_MGMT", "LINK_LATENCY",
+            "CLIENT_REG", "OTHER_LOCAL_CHANGES", "LINK_SPPED_WIDTH", "VENDOR_SPECIFIC_MADS", "MULT_PKER_TRAP",
+            "MULT_FDB", "HIERARCHY_INFO");
+
+    /**
+     * The lines of {@code rdma link show} for one port ({@code link_parse_cb()}):
+     * {@code link mlx4_0/1 subnet_prefix fe80:0000:0000:0000 lid 1 sm_lid 1 lmc 0 state ACTIVE physical_state LINK_UP}
+     * on InfiniBand (the kernel sends subnet prefix, LID, SM LID and LMC only for IB ports),
+     * {@code link mlx4_0/2 state ACTIVE physical_state LINK_UP netdev eth2} on Ethernet. With
+     * {@code details}, a second line {@code     caps: <SM, CM, ...>} as {@code rdma link show -d}
+     * prints, then one line per non-empty GID, {@code     gid 0 fe80:0000:0000:0000:0002:c903:00a1:b2c1}
+     * (this platform's addition: iproute2 shows no GIDs).
+     */
+    static List<String> linkLines(DeviceDTO device, PortDTO port, boolean details) {
+        Line line = new Line().item("link", device.name + "/" + port.port);
+        if ("InfiniBand".equalsIgnoreCase(port.linkLayer)) {
+            line.item("subnet_prefix", subnetPrefix(port.gids));
+            line.item("lid", String.valueOf(port.lid)).item("sm_lid", String.valueOf(port.smLid));
+            line.item("lmc", String.valueOf(port.lmc));
+        }
+        line.item("state", port.state == null ? "UNKNOWN" : port.state);
+        line.item("physical_state", port.physState == null ? "UNKNOWN" : port.physState);
+        line.item("netdev", port.netdev);
+        List<String> lines = new ArrayList<>();
+        lines.add(line.toString());
+        if (details) {
+            lines.add("    caps: <" + portCaps(port.capabilityMask & 0xffff_ffffL) + ">");
+            for (String g : list(port.gids)) {
+                int eq = g.indexOf('=');
+                lines.add("    gid " + (eq < 0 ? g : g.substring(0, eq) + " " + g.substring(eq + 1)));
+            }
+        }
+        return lines;
+    }
+
+    /** The set bits of a port capability mask by name, lowest first, separated by {@code ", "}. */
+    static String portCaps(long caps) {
+        List<String> names = new ArrayList<>();
+        for (int bit = 0; bit < 64; bit++) {
+            if ((caps & (1L << bit)) != 0) {
+                names.add(bit < PORT_CAP_NAMES.size() ? PORT_CAP_NAMES.get(bit) : "UNKNOWN");
+            }
+        }
+        return String.join(", ", names);
+    }
+
+    /**
+     * The subnet prefix iproute2 prints ({@code fe80:0000:0000:0000}): the upper half of GID 0
+     * in the DTO's {@code index=gid} list; {@code null} (not printed) without a GID 0.
+     */
+    static String subnetPrefix(String[] gids) {
+        for (String g : list(gids)) {
+            if (g.startsWith("0=")) {
+                String[] groups = g.substring(2).split(":");
+                if (groups.length == 8) {
+                    return String.join(":", List.of(groups).subList(0, 4));
+                }
+            }
+        }
+        return null;
     }
 
     // ---------------------------------------------------------------- tables

@@ -12,6 +12,7 @@ import org.rdma.verbs.runtime.ClientDTO;
 import org.rdma.verbs.runtime.DeviceDTO;
 import org.rdma.verbs.runtime.FailedDTO;
 import org.rdma.verbs.runtime.IbRuntime;
+import org.rdma.verbs.runtime.PortDTO;
 import org.rdma.verbs.runtime.ResourceDTO;
 import org.rdma.verbs.runtime.RuntimeDTO;
 
@@ -30,6 +31,22 @@ final class Fixtures {
         d.sysImageGuid = sysGuid;
         d.state = "REGISTERED";
         return d;
+    }
+
+    static PortDTO port(int n, String linkLayer, String state, String phys, int lid, int smLid, int lmc,
+            String netdev, int caps, String... gids) {
+        PortDTO p = new PortDTO();
+        p.port = n;
+        p.linkLayer = linkLayer;
+        p.state = state;
+        p.physState = phys;
+        p.lid = lid;
+        p.smLid = smLid;
+        p.lmc = lmc;
+        p.netdev = netdev;
+        p.capabilityMask = caps;
+        p.gids = gids;
+        return p;
     }
 
     static ClientDTO client(int id, String name, long serviceId, String... devices) {
@@ -71,6 +88,15 @@ final class Fixtures {
         dto.devices = new DeviceDTO[] {
             device("mlx4_0", "CA", FW, 0x0002c90300a1b2c0L, 0x0002c90300a1b2c3L),
             device("rxe0", "CA", 0, 0x5054fffe123456L, 0x5054fffe123456L),
+        };
+        dto.devices[0].ports = new PortDTO[] {
+            port(1, "InfiniBand", "ACTIVE", "LINK_UP", 1, 1, 0, null, 0x02514868,
+                    "0=fe80:0000:0000:0000:0002:c903:00a1:b2c1"),
+            port(2, "Ethernet", "ACTIVE", "LINK_UP", 0, 0, 0, "eth2", 0x04010000,
+                    "0=fe80:0000:0000:0000:0202:c9ff:fea1:b2c2", "1=0000:0000:0000:0000:0000:ffff:c0a8:0102"),
+        };
+        dto.devices[1].ports = new PortDTO[] {
+            port(1, "Ethernet", "DOWN", "DISABLED", 0, 0, 0, "eth0", 0x00010000),
         };
         // Index 1 was a device since removed: the kernel never reuses an index.
         dto.devices[1].index = 2;

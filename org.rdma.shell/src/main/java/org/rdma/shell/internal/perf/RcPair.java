@@ -1,0 +1,370 @@
+package org.rdma.shell.internal.perf;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.rdma.verbs.AccessFlags;
+import org.rdma.verbs.CqInitAttr;
+import org.rdma.verbs.Errno;
+import org.rdma.verbs.Gid;
+import org.rdma.verbs.IbCore;
+import org.rdma.verbs.IbCq;
+import org.rdma.verbs.IbDevice;
+import org.rdma.verbs.IbMr;
+import org.rdma.verbs.IbPd;
+import org.rdma.verbs.IbQp;
+import org.rdma.verbs.LinkLayer;
+import org.rdma.verbs.Mtu;
+import org.rdma.verbs.PortAttr;
+import org.rdma.verbs.QpAttr;
+import org.rdma.verbs.QpAttrMask;
+import org.rdma.verbs.QpInitAttr;
+import org.rdma.verbs.QpState;
+import org.rdma.verbs.QpType;
+import org.rdma.verbs.RdmaException;
+import org.rdma.verbs.Wc;
+import org.rdma.verbs.WcStatus;
+
+/**
+ * Two ends of reliable-connected traffic inside one runtime: on each of two local device ports
+ * a PD, a polled CQ, one registered buffer and {@code qps} RC QPs, connected pairwise. It is the
+ * resource setup of rdma-core's {@code libibverbs/examples/rc_pingpong.c}
+ * ({@code pp_init_ctx()}, {@code pp_connect_ctx()}) and perftest's {@code src/write_bw.c}
+ * ({@code ctx_init()}, {@code ctx_connect()}), shared by {@link Pingpong} and {@link WriteBw};
+ * what the tools send over a TCP socket (LID, QPN, PSN, GID: {@link Dest}) is handed over in
+ * memory.
+ *
+ * <p>{@link #open} builds everything and moves each QP RESET &rarr; INIT; {@link #connect}
+ * moves both ends INIT &rarr; RTR &rarr; RTS with an address vector to the other (a GRH with the
+ * chosen source GID index when the peer has a GID: with {@code -g}, and always on RoCE ports,
+ * where GID index 0 is used if none was chosen). {@link #close} tears down in reverse order
+ * (QPs, MRs, CQs, PDs, device references), also after a failure half way through {@code open}.
+ */
+public final class RcPair implements AutoCloseable {
+    /** IOVA of the first side's buffer; the second's is {@link #IOVA_STRIDE} higher. */
+    static final long IOVA_BASE = 0x7f3a_0000_0000L;
+    static final long IOVA_STRIDE = 0x10_0000_0000L;
+
+    /** What to build. */
+    public static final class Config {
+        /** The first (client) device and port. */
+        public String deviceA;
+        /** Port of {@link #deviceA}. */
+        public int portA = 1;
+        /** The second (server) device; may equal {@link #deviceA} with another port. */
+        public String deviceB;
+        /** Port of {@link #deviceB}. */
+        public int portB = 1;
+        /** The source GID index ({@code -g}); -1 for none (IB without GRH). */
+        public int gidIndex = -1;
+        /** Path MTU; {@code null}: the smaller active MTU of the two ports. */
+        public Mtu mtu;
+        /** QPs per side. */
+        public int qps = 1;
+        /** Send queue depth per QP. */
+        public int sendDepth = 1;
+        /** Receive queue depth per QP. */
+        public int recvDepth = 1;
+        /** Bytes of each side's registered buffer. */
+        public int bufferSize = 4096;
+        /** Seed of the initial PSNs ({@code lrand48()} in the tools). */
+        public long seed = System.nanoTime();
+    }
+
+    /**
+     * What one end tells the other ({@code struct pingpong_dest}): LID, QP number, initial PSN
+     * and GID (zero when no GID index is used).
+     */
+    public record Dest(int lid, int qpn, int psn, Gid gid) {
+        /**
+         * rc_pingpong's line: {@code   local address:  LID 0x0001, QPN 0x000011, PSN 0x3a3f1e, GID ::}
+         * ({@code which} is {@code "local"} or {@code "remote"}).
+         */
+        public String pingpongLine(String which) {
+            return PerfFormat.f("  %-16sLID 0x%04x, QPN 0x%06x, PSN 0x%06x, GID %s", which + " address:", lid, qpn, psn,
+                    PerfFormat.inetNtop(gid));
+        }
+    }
+
+    /** One end: a device port and its objects. */
+    public static final class Side {
+        final String name;
+        final int port;
+        IbDevice device;
+        PortAttr portAttr;
+        Gid gid = Gid.ZERO;
+        IbPd pd;
+        IbCq cq;
+        IbMr mr;
+        ByteBuffer buffer;
+        final List<IbQp> qps = new ArrayList<>();
+        final List<Dest> dests = new ArrayList<>();
+
+        Side(String name, int port) {
+            this.name = name;
+            this.port = port;
+        }
+
+        /** The device name. */
+        public String deviceName() {
+            return name;
+        }
+
+        /** The port number. */
+        public int port() {
+            return port;
+        }
+
+        /** The port's attributes as queried at open. */
+        public PortAttr portAttr() {
+            return portAttr;
+        }
+
+        /** The registered buffer (its whole capacity is registered). */
+        public ByteBuffer buffer() {
+            return buffer;
+        }
+
+        /** The buffer's MR. */
+        public IbMr mr() {
+            return mr;
+        }
+
+        /** How many QPs this end has. */
+        public int qpCount() {
+            return qps.size();
+        }
+
+        /** QP {@code i}. */
+        public IbQp qp(int i) {
+            return qps.get(i);
+        }
+
+        /** What this end announces for QP {@code i}. */
+        public Dest dest(int i) {
+            return dests.get(i);
+        }
+
+        /**
+         * {@code ibv_poll_cq()}: up to {@code wc.length} completions. A completion in error is
+         * {@code EIO} with rc_pingpong's text ({@code Failed status ... for wr_id ...}).
+         */
+        public int poll(Wc[] wc) {
+            int n = cq.pollCq(wc.length, wc);
+            if (n < 0) {
+                Errno e = Errno.of(n);
+                throw new RdmaException(e == null ? Errno.EIO : e, "poll CQ failed " + n + " on " + name);
+            }
+            for (int i = 0; i < n; i++) {
+                if (wc[i].status != WcStatus.SUCCESS) {
+                    throw new RdmaException(Errno.EIO, PerfFormat.f("Failed status %s (%d) for wr_id %d on %s/%d",
+                            wc[i].status.message(), wc[i].status.ordinal(), wc[i].wrId, name, port));
+                }
+            }
+            return n;
+        }
+    }
+
+    private final Config config;
+    private final Side a;
+    private final Side b;
+    private Mtu mtu;
+
+    private RcPair(Config config) {
+        this.config = config;
+        this.a = new Side(config.deviceA, config.portA);
+        this.b = new Side(config.deviceB, config.portB);
+    }
+
+    /**
+     * Holds both devices and builds PDs, CQs, MRs and QPs (moved to INIT) on both sides. Fails
+     * with {@code ENODEV} for an unknown device, {@code EINVAL} for a bad port or GID index, or
+     * whatever the verbs report; everything built so far is released first.
+     */
+    public static RcPair open(IbCore core, Config config) {
+        RdmaException.check(config.deviceA != null && config.deviceB != null, Errno.EINVAL, "two devices are needed");
+        RdmaException.check(!(config.deviceA.equals(config.deviceB) && config.portA == config.portB), Errno.EINVAL,
+                "both ends are " + config.deviceA + "/" + config.portA + ": use another device or port");
+        RcPair pair = new RcPair(config);
+        try {
+            Random psn = new Random(config.seed);
+            pair.build(core, pair.a, psn);
+            pair.build(core, pair.b, psn);
+            Mtu active = pair.a.portAttr.activeMtu.value <= pair.b.portAttr.activeMtu.value
+                    ? pair.a.portAttr.activeMtu : pair.b.portAttr.activeMtu;
+            pair.mtu = config.mtu != null ? config.mtu : active;
+            return pair;
+        } catch (RuntimeException e) {
+            pair.closeQuietly(e);
+            throw e;
+        }
+    }
+
+    private void build(IbCore core, Side s, Random psn) {
+        s.device = core.getByName(s.name, null);
+        if (s.device == null) {
+            throw new RdmaException(Errno.ENODEV, "IB device " + s.name + " not found");
+        }
+        RdmaException.check(s.port >= 1 && s.port <= s.device.endPort(), Errno.EINVAL,
+                s.name + " has no port " + s.port);
+        s.portAttr = s.device.queryPort(s.port);
+        boolean roce = s.portAttr.linkLayer == LinkLayer.ETHERNET;
+        RdmaException.check(roce || s.portAttr.lid != 0, Errno.EINVAL,
+                "Couldn't get local LID of " + s.name + "/" + s.port + " (port " + s.portAttr.state.displayName() + ")");
+        int gidIndex = config.gidIndex >= 0 ? config.gidIndex : roce ? 0 : -1;
+        if (gidIndex >= 0) {
+            try {
+                s.gid = s.device.queryGid(s.port, gidIndex);
+            } catch (RdmaException e) {
+                throw new RdmaException(Errno.EINVAL, "can't read sgid of index " + gidIndex + " on " + s.name, e);
+            }
+        }
+        s.pd = s.device.allocPd(0);
+        int cqe = config.qps * (config.sendDepth + config.recvDepth) + 1;
+        s.cq = s.device.createCq(null, null, this, CqInitAttr.of(cqe, 0));
+        s.buffer = ByteBuffer.allocateDirect(config.bufferSize);
+        long iova = IOVA_BASE + (s == a ? 0 : IOVA_STRIDE);
+        s.mr = s.pd.regMr(s.buffer.duplicate().clear(), iova,
+                AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ);
+        for (int i = 0; i < config.qps; i++) {
+            QpInitAttr init = new QpInitAttr();
+            init.qpType = QpType.RC;
+            init.sendCq = s.cq;
+            init.recvCq = s.cq;
+            init.cap.maxSendWr = config.sendDepth;
+            init.cap.maxRecvWr = config.recvDepth;
+            init.cap.maxSendSge = 1;
+            init.cap.maxRecvSge = 1;
+            IbQp qp = s.pd.createQp(init);
+            s.qps.add(qp);
+            QpAttr attr = new QpAttr();
+            attr.qpState = QpState.INIT;
+            attr.pkeyIndex = 0;
+            attr.portNum = s.port;
+            attr.qpAccessFlags = AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
+            qp.modify(attr, QpAttrMask.STATE | QpAttrMask.PKEY_INDEX | QpAttrMask.PORT | QpAttrMask.ACCESS_FLAGS);
+            s.dests.add(new Dest(s.portAttr.lid, qp.qpNum(), psn.nextInt() & 0xffffff, s.gid));
+        }
+    }
+
+    /** Moves every QP of both sides to RTS, each connected to its peer's {@link Dest}. */
+    public void connect() {
+        for (int i = 0; i < config.qps; i++) {
+            connect(a, i, b.dests.get(i));
+            connect(b, i, a.dests.get(i));
+        }
+    }
+
+    /** {@code pp_connect_ctx()}: RTR with the peer's address, then RTS with our PSN. */
+    private void connect(Side s, int i, Dest remote) {
+        int sgidIndex = config.gidIndex >= 0 ? config.gidIndex : 0;
+        QpAttr attr = new QpAttr();
+        attr.qpState = QpState.RTR;
+        attr.pathMtu = mtu;
+        attr.destQpNum = remote.qpn();
+        attr.rqPsn = remote.psn();
+        attr.maxDestRdAtomic = 1;
+        attr.minRnrTimer = 12;
+        attr.ahAttr.portNum = s.port;
+        attr.ahAttr.dlid = remote.lid();
+        attr.ahAttr.sl = 0;
+        attr.ahAttr.srcPathBits = 0;
+        if (remote.gid().interfaceId() != 0) {
+            attr.ahAttr.setGrh(remote.gid(), 0, sgidIndex, 1, 0, null);
+        }
+        IbQp qp = s.qps.get(i);
+        qp.modify(attr, QpAttrMask.STATE | QpAttrMask.AV | QpAttrMask.PATH_MTU | QpAttrMask.DEST_QPN
+                | QpAttrMask.RQ_PSN | QpAttrMask.MAX_DEST_RD_ATOMIC | QpAttrMask.MIN_RNR_TIMER);
+        QpAttr rts = new QpAttr();
+        rts.qpState = QpState.RTS;
+        rts.timeout = 14;
+        rts.retryCnt = 7;
+        rts.rnrRetry = 7;
+        rts.sqPsn = s.dests.get(i).psn();
+        rts.maxRdAtomic = 1;
+        qp.modify(rts, QpAttrMask.STATE | QpAttrMask.TIMEOUT | QpAttrMask.RETRY_CNT | QpAttrMask.RNR_RETRY
+                | QpAttrMask.SQ_PSN | QpAttrMask.MAX_QP_RD_ATOMIC);
+    }
+
+    /** The first (client) side. */
+    public Side a() {
+        return a;
+    }
+
+    /** The second (server) side. */
+    public Side b() {
+        return b;
+    }
+
+    /** QPs per side. */
+    public int qps() {
+        return config.qps;
+    }
+
+    /** The path MTU the QPs use. */
+    public Mtu mtu() {
+        return mtu;
+    }
+
+    /** The GID index asked for ({@code -g}), or -1. */
+    public int gidIndex() {
+        return config.gidIndex;
+    }
+
+    /**
+     * Destroys the QPs, deregisters the MRs, destroys the CQs, deallocates the PDs and puts the
+     * devices, side B first; every step is tried even if an earlier one failed, and the first
+     * failure is thrown at the end.
+     */
+    @Override
+    public void close() {
+        RuntimeException first = closeQuietly(null);
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    private RuntimeException closeQuietly(RuntimeException pending) {
+        RuntimeException[] first = {null};
+        for (Side s : new Side[] {b, a}) {
+            for (int i = s.qps.size() - 1; i >= 0; i--) {
+                IbQp qp = s.qps.get(i);
+                attempt(first, qp::destroy);
+            }
+            s.qps.clear();
+            if (s.mr != null) {
+                attempt(first, s.mr::dereg);
+                s.mr = null;
+            }
+            if (s.cq != null) {
+                attempt(first, s.cq::destroy);
+                s.cq = null;
+            }
+            if (s.pd != null) {
+                attempt(first, s.pd::dealloc);
+                s.pd = null;
+            }
+            if (s.device != null) {
+                attempt(first, s.device::put);
+                s.device = null;
+            }
+        }
+        if (pending != null && first[0] != null) {
+            pending.addSuppressed(first[0]);
+        }
+        return first[0];
+    }
+
+    private static void attempt(RuntimeException[] first, Runnable step) {
+        try {
+            step.run();
+        } catch (RuntimeException e) {
+            if (first[0] == null) {
+                first[0] = e;
+            } else {
+                first[0].addSuppressed(e);
+            }
+        }
+    }
+}

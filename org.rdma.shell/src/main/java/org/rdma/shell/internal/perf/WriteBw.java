@@ -1,0 +1,251 @@
+package org.rdma.shell.internal.perf;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import org.rdma.verbs.Errno;
+import org.rdma.verbs.LinkLayer;
+import org.rdma.verbs.RdmaException;
+import org.rdma.verbs.SendFlags;
+import org.rdma.verbs.SendWr;
+import org.rdma.verbs.Sge;
+import org.rdma.verbs.Wc;
+import org.rdma.verbs.WrOpcode;
+
+/**
+ * The traffic and report of perftest's {@code ib_write_bw} ({@code src/write_bw.c},
+ * {@code run_iter_bw()}, {@code print_report_bw()} in {@code src/perftest_parameters.c}) between
+ * the two sides of an {@link RcPair}: side A RDMA-WRITEs {@code size}-byte messages into side
+ * B's buffer on every QP, keeping up to {@code txDepth} in flight per QP, for {@code iters}
+ * messages per QP or for {@code seconds}. Every write is signalled (CQ moderation 1).
+ *
+ * <p>QP {@code q} writes A's region {@code q} (filled once with a pattern unique to the run and
+ * the QP) into B's region {@code q} (zeroed first); at the end B's buffer is read back and must
+ * equal what was written ({@code EIO} otherwise). Once a second a progress line is handed to
+ * the caller. BW peak is the best rate over a window of {@link #PEAK_WINDOW} completions
+ * (perftest takes the best per-message time); in duration mode it is 0, as perftest prints it.
+ */
+public final class WriteBw {
+    /** Completions per window of the peak bandwidth. */
+    static final int PEAK_WINDOW = 100;
+    /** perftest's {@code MBS} format factor: MB here means 2^20 bytes. */
+    static final double MB = 0x100000;
+    /** perftest's {@code RESULT_LINE}. */
+    public static final String RESULT_LINE =
+            "---------------------------------------------------------------------------------------";
+    /** perftest's {@code RESULT_FMT} (as perftest 24.07 and older spell the unit). */
+    public static final String RESULT_FMT =
+            " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]";
+
+    /** The parameters of one run. */
+    public record Params(int size, long iters, int seconds, int txDepth, long runId) {
+    }
+
+    /** The measurement. */
+    public record Result(int size, long iters, double peakMBps, double avgMBps, double msgRateMpps, long bytes,
+            double seconds) {
+        /** perftest's {@code REPORT_FMT} row. */
+        public String row() {
+            return PerfFormat.f(" %-7d    %-10d       %-7.2f            %-7.2f\t\t     %-7.6f", size, iters, peakMBps,
+                    avgMBps, msgRateMpps);
+        }
+    }
+
+    private WriteBw() {
+    }
+
+    /** The bytes each side's buffer needs. */
+    public static int bufferSize(int size, int qps) {
+        return Math.max(1, size * qps);
+    }
+
+    /**
+     * perftest's test header ({@code ctx_print_test_info()}) and the address lines
+     * ({@code ctx_print_pingpong_data()}) for this pair.
+     */
+    public static List<String> header(RcPair pair, Params p) {
+        List<String> out = new ArrayList<>();
+        RcPair.Side a = pair.a();
+        RcPair.Side b = pair.b();
+        out.add(RESULT_LINE);
+        out.add("                    RDMA_Write BW Test");
+        out.add(" Dual-port       : OFF\t\tDevice         : " + a.deviceName());
+        out.add(" Number of qps   : " + pair.qps() + "\t\tTransport type : IB");
+        out.add(" Connection type : RC\t\tUsing SRQ      : OFF");
+        out.add(" TX depth        : " + p.txDepth());
+        out.add(" CQ Moderation   : 1");
+        out.add(" Mtu             : " + pair.mtu().bytes + "[B]");
+        out.add(" Link type       : " + (a.portAttr().linkLayer == LinkLayer.ETHERNET ? "Ethernet" : "IB"));
+        if (pair.gidIndex() >= 0) {
+            out.add(" GID index       : " + pair.gidIndex());
+        }
+        out.add(" Max inline data : 0[B]");
+        out.add(" rdma_cm QPs\t : OFF");
+        out.add(" Data ex. method : local");
+        out.add(RESULT_LINE);
+        for (int q = 0; q < pair.qps(); q++) {
+            addressLines(out, "local", a, q, pair.gidIndex() >= 0);
+        }
+        for (int q = 0; q < pair.qps(); q++) {
+            addressLines(out, "remote", b, q, pair.gidIndex() >= 0);
+        }
+        return out;
+    }
+
+    private static void addressLines(List<String> out, String side, RcPair.Side s, int q, boolean gid) {
+        RcPair.Dest d = s.dest(q);
+        long vaddr = s.mr().iova() + (long) q * (s.buffer().capacity() / Math.max(1, s.qpCount()));
+        out.add(" " + side + " address: LID " + PerfFormat.altHex(d.lid(), 4) + " QPN " + PerfFormat.altHex(d.qpn(), 6)
+                + " PSN " + PerfFormat.altHex(d.psn(), 6) + " RKey " + PerfFormat.altHex(s.mr().rkey() & 0xffff_ffffL, 8)
+                + " VAddr " + PerfFormat.altHex(vaddr, 16));
+        if (gid) {
+            byte[] g = d.gid().bytes();
+            StringBuilder sb = new StringBuilder(" GID: ");
+            for (int i = 0; i < 16; i++) {
+                sb.append(i == 0 ? "" : ":").append(PerfFormat.f("%02d", g[i] & 0xff));
+            }
+            out.add(sb.toString());
+        }
+    }
+
+    /**
+     * Runs the test on a connected pair. {@code progress} receives a line about once a second.
+     * {@code EIO} for a failed completion or a destination that does not match,
+     * {@code ETIMEDOUT} when nothing completes for 10 s.
+     */
+    public static Result run(RcPair pair, Params p, Consumer<String> progress) {
+        int qps = pair.qps();
+        int size = p.size();
+        RcPair.Side a = pair.a();
+        RcPair.Side b = pair.b();
+        RdmaException.check(a.buffer().capacity() >= bufferSize(size, qps), Errno.EINVAL, "buffer too small");
+        ByteBuffer src = a.buffer();
+        ByteBuffer dst = b.buffer();
+        for (int q = 0; q < qps; q++) {
+            for (int k = 0; k < size; k++) {
+                src.put(q * size + k, pattern(p.runId(), q, k));
+                dst.put(q * size + k, (byte) 0);
+            }
+        }
+        SendWr[] wrs = new SendWr[qps];
+        for (int q = 0; q < qps; q++) {
+            SendWr wr = new SendWr();
+            wr.wrId = q;
+            wr.opcode = WrOpcode.RDMA_WRITE;
+            wr.sendFlags = SendFlags.SIGNALED;
+            wr.sg(new Sge(a.mr().iova() + (long) q * size, size, a.mr().lkey()));
+            wr.remoteAddr = b.mr().iova() + (long) q * size;
+            wr.rkey = b.mr().rkey();
+            wrs[q] = wr;
+        }
+        long[] posted = new long[qps];
+        long[] completed = new long[qps];
+        boolean duration = p.seconds() > 0;
+        long target = duration ? Long.MAX_VALUE : p.iters();
+        Wc[] wc = Wc.array(16);
+        SendWr[] bad = new SendWr[1];
+        long start = System.nanoTime();
+        long stopPosting = duration ? start + p.seconds() * 1_000_000_000L : Long.MAX_VALUE;
+        long lastProgress = start;
+        long lastCompletion = start;
+        long total = 0;
+        long windowStart = start;
+        double peak = 0;
+        boolean posting = true;
+        long outstanding = 0;
+        while (true) {
+            long now = System.nanoTime();
+            if (posting && now >= stopPosting) {
+                posting = false;
+            }
+            if (posting) {
+                boolean any = false;
+                for (int q = 0; q < qps; q++) {
+                    while (posted[q] < target && posted[q] - completed[q] < p.txDepth()) {
+                        int rc = a.qp(q).postSend(wrs[q], bad);
+                        if (rc != 0) {
+                            throw new RdmaException(Pingpong.errno(rc), "Couldn't post send: qp " + q + " scnt="
+                                    + posted[q]);
+                        }
+                        posted[q]++;
+                        outstanding++;
+                        any = true;
+                    }
+                }
+                if (!any && !duration && allDone(posted, target)) {
+                    posting = false;
+                }
+            }
+            int n = a.poll(wc);
+            now = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                int q = (int) wc[i].wrId;
+                completed[q]++;
+                outstanding--;
+                total++;
+                if (total % PEAK_WINDOW == 0) {
+                    double sec = (now - windowStart) / 1e9;
+                    if (sec > 0) {
+                        peak = Math.max(peak, PEAK_WINDOW * (double) size / MB / sec);
+                    }
+                    windowStart = now;
+                }
+            }
+            if (n > 0) {
+                lastCompletion = now;
+            } else if (now - lastCompletion > Pingpong.STALL_NANOS) {
+                throw new RdmaException(Errno.ETIMEDOUT, "no completion for 10 s (" + total + " writes completed, "
+                        + outstanding + " outstanding)");
+            } else {
+                Thread.onSpinWait();
+            }
+            if (progress != null && now - lastProgress >= 1_000_000_000L) {
+                double sec = (now - start) / 1e9;
+                progress.accept(PerfFormat.f(" %.0f s: %d bytes written, %.2f MB/sec", Math.floor(sec),
+                        total * size, total * size / MB / sec));
+                lastProgress = now;
+            }
+            if (!posting && outstanding == 0) {
+                break;
+            }
+        }
+        long end = System.nanoTime();
+        double sec = Math.max(end - start, 1) / 1e9;
+        double avg = total * (double) size / MB / sec;
+        verify(pair, p, qps, size);
+        return new Result(size, total, duration ? 0 : Math.max(peak, avg), avg, total / sec / 1e6, total * size, sec);
+    }
+
+    private static boolean allDone(long[] posted, long target) {
+        for (long n : posted) {
+            if (n < target) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Reads B's buffer back: every region must be what its QP wrote. */
+    private static void verify(RcPair pair, Params p, int qps, int size) {
+        ByteBuffer dst = pair.b().buffer();
+        for (int q = 0; q < qps; q++) {
+            for (int k = 0; k < size; k++) {
+                byte want = pattern(p.runId(), q, k);
+                byte got = dst.get(q * size + k);
+                if (got != want) {
+                    throw new RdmaException(Errno.EIO, PerfFormat.f(
+                            "destination buffer differs at qp %d byte %d: 0x%02x, expected 0x%02x", q, k, got & 0xff,
+                            want & 0xff));
+                }
+            }
+        }
+    }
+
+    /** The source byte at {@code offset} of QP {@code q}'s region in run {@code runId}. */
+    static byte pattern(long runId, int q, int offset) {
+        long x = (runId + 1) * 0x9e3779b97f4a7c15L + q * 0xbf58476d1ce4e5b9L + offset * 0x94d049bb133111ebL;
+        x ^= x >>> 31;
+        return (byte) (x ^ (x >>> 17) ^ (offset >>> 8));
+    }
+}

@@ -1,0 +1,147 @@
+package org.rdma.shell.internal.perf;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.rdma.verbs.Errno;
+import org.rdma.verbs.RdmaException;
+import org.rdma.verbs.time.SystemClock;
+
+/**
+ * ibv_rc_pingpong's and ib_write_bw's traffic on real devices (the core's devices on the
+ * software transport, joined by a loopback network): data checked, everything torn down.
+ */
+class PerfEndToEndTest {
+    private SystemClock clock;
+    private LoopbackNet net;
+
+    @BeforeEach
+    void setUp() {
+        clock = new SystemClock("perf-test-clock");
+        net = new LoopbackNet(clock);
+        net.add("mlx4_0", 1);
+        net.add("mlx4_1", 2);
+    }
+
+    @AfterEach
+    void tearDown() {
+        net.close();
+        clock.close();
+    }
+
+    private RcPair.Config config(int qps, int bufferSize) {
+        RcPair.Config c = new RcPair.Config();
+        c.deviceA = "mlx4_0";
+        c.deviceB = "mlx4_1";
+        c.qps = qps;
+        c.sendDepth = 16;
+        c.recvDepth = 16;
+        c.bufferSize = bufferSize;
+        c.seed = 42;
+        return c;
+    }
+
+    private void assertNothingLeft() {
+        for (String d : List.of("mlx4_0", "mlx4_1")) {
+            assertEquals(0, net.extraRefs(d), d + " still held");
+            for (Map.Entry<String, Integer> e : net.getByNameCounts(d).entrySet()) {
+                assertEquals(0, e.getValue(), d + " still has " + e.getKey());
+            }
+        }
+    }
+
+    @Test
+    void pingpongMovesEveryMessageIntact() {
+        int size = 4096;
+        Pingpong.Result r;
+        try (RcPair pair = RcPair.open(net, config(1, Pingpong.bufferSize(size)))) {
+            assertEquals(1, pair.a().dest(0).lid());
+            assertEquals(2, pair.b().dest(0).lid());
+            pair.connect();
+            r = Pingpong.run(pair, size, 200);
+        }
+        assertEquals(200 * 4096 * 2L, r.bytes());
+        assertTrue(r.lines().get(0).matches("1638400 bytes in \\d+\\.\\d\\d seconds = \\d+\\.\\d\\d Mbit/sec"),
+                r.lines().get(0));
+        assertTrue(r.lines().get(1).matches("200 iters in \\d+\\.\\d\\d seconds = \\d+\\.\\d\\d usec/iter"),
+                r.lines().get(1));
+        assertTrue(net.delivered >= 400, "packets: " + net.delivered);
+        assertNothingLeft();
+    }
+
+    @Test
+    void pingpongWithGrhAndMultiPacketMessages() {
+        RcPair.Config c = config(1, Pingpong.bufferSize(10000));
+        c.gidIndex = 0;
+        c.mtu = org.rdma.verbs.Mtu.MTU_1024;
+        try (RcPair pair = RcPair.open(net, c)) {
+            assertEquals("  local address:  LID 0x0001, QPN " + PerfFormat.f("0x%06x", pair.a().qp(0).qpNum())
+                    + ", PSN " + PerfFormat.f("0x%06x", pair.a().dest(0).psn()) + ", GID fe80::2:c903:0:1",
+                    pair.a().dest(0).pingpongLine("local"));
+            pair.connect();
+            assertEquals(20000L * 50, Pingpong.run(pair, 10000, 50).bytes());
+        }
+        assertNothingLeft();
+    }
+
+    @Test
+    void writeBwWritesEveryQpRegionAndReportsARow() {
+        int size = 8192;
+        List<String> progress = new ArrayList<>();
+        WriteBw.Result r;
+        List<String> header;
+        WriteBw.Params p = new WriteBw.Params(size, 300, 0, 8, 7);
+        try (RcPair pair = RcPair.open(net, config(2, WriteBw.bufferSize(size, 2)))) {
+            header = WriteBw.header(pair, p);
+            pair.connect();
+            r = WriteBw.run(pair, p, progress::add);
+            // read back: B's buffer holds QP q's pattern in region q
+            for (int q = 0; q < 2; q++) {
+                for (int k = 0; k < size; k += 97) {
+                    assertEquals(WriteBw.pattern(7, q, k), pair.b().buffer().get(q * size + k));
+                }
+            }
+        }
+        assertEquals(600, r.iters());
+        assertEquals(600L * size, r.bytes());
+        assertTrue(r.avgMBps() > 0 && r.peakMBps() >= r.avgMBps() * 0.99, r.toString());
+        assertTrue(r.row().startsWith(" 8192       600              "), r.row());
+        assertEquals(WriteBw.RESULT_LINE, header.get(0));
+        assertEquals("                    RDMA_Write BW Test", header.get(1));
+        assertEquals(" Number of qps   : 2\t\tTransport type : IB", header.get(3));
+        assertEquals(" Connection type : RC\t\tUsing SRQ      : OFF", header.get(4));
+        assertEquals(" TX depth        : 8", header.get(5));
+        assertEquals(" Mtu             : 4096[B]", header.get(7));
+        assertEquals(" Link type       : IB", header.get(8));
+        assertTrue(header.get(13).matches(" local address: LID 0x01 QPN 0x[0-9a-f]{4,6} PSN 0x[0-9a-f]{4,6}"
+                + " RKey 0x[0-9a-f]{6,8} VAddr 0x007f3a00000000"), header.get(13));
+        assertTrue(header.get(16).matches(" remote address: LID 0x02 QPN .* VAddr 0x007f4a00002000"), header.get(16));
+        assertEquals(17, header.size());
+        assertNothingLeft();
+    }
+
+    @Test
+    void unknownDeviceIsEnodevAndNothingLeaks() {
+        RcPair.Config c = config(1, 4096);
+        c.deviceB = "mlx4_9";
+        RdmaException e = assertThrows(RdmaException.class, () -> RcPair.open(net, c));
+        assertEquals(Errno.ENODEV, e.errno());
+        assertEquals("ENODEV: IB device mlx4_9 not found", e.getMessage());
+        assertNothingLeft();
+    }
+
+    @Test
+    void badPortIsEinvalAfterTheFirstSideWasBuilt() {
+        RcPair.Config c = config(1, 4096);
+        c.portB = 3;
+        assertEquals(Errno.EINVAL, assertThrows(RdmaException.class, () -> RcPair.open(net, c)).errno());
+        assertNothingLeft();
+    }
+}
