@@ -2,6 +2,7 @@ package org.rdma.hca.mlx4sim.internal;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.rdma.fabric.EthernetPort;
 import org.rdma.fabric.Fabric;
@@ -39,7 +40,6 @@ import org.rdma.verbs.time.IbClock;
  * is detached and its cables removed).
  */
 public final class Mlx4Device implements RvtDriver {
-    private static final AtomicLong INSTANCES = new AtomicLong();
 
     private final Mlx4Params params;
     private final Fabric fabric;
@@ -113,15 +113,29 @@ public final class Mlx4Device implements RvtDriver {
             created = false;
             nodeGuid = params.nodeGuid != 0 ? params.nodeGuid : node.nodeGuid();
         } else {
-            nodeGuid = params.nodeGuid != 0 ? params.nodeGuid
-                    : params.baseGuid + 0x100 * (INSTANCES.incrementAndGet() + (System.identityHashCode(fabric) & 0xFFFF));
-            String name = params.caName == null || params.caName.isBlank()
-                    ? String.format("H-%016x", nodeGuid) : params.caName;
             LinkLayer[] lls = new LinkLayer[n];
             for (int i = 0; i < n; i++) {
                 lls[i] = params.ports.get(i).linkLayer;
             }
-            node = fabric.addCa(name, nodeGuid, lls);
+            // GUIDs are stable (an SM keeps LIDs per GUID): the configured GUID, or the base GUID,
+            // stepping by 0x100 only past CAs that another HCA is attached to.
+            long guid = params.nodeGuid != 0 ? params.nodeGuid : params.baseGuid;
+            Optional<FabricNode> existing = fabric.findNode(guid);
+            while (params.nodeGuid == 0 && existing.isPresent() && !reusable(existing.get(), lls)) {
+                guid += 0x100;
+                existing = fabric.findNode(guid);
+            }
+            nodeGuid = guid;
+            if (existing.isPresent()) {
+                // A CA an earlier instance of this HCA created and left detached and uncabled.
+                RdmaException.check(reusable(existing.get(), lls), Errno.EEXIST,
+                        String.format("node GUID %016x is in use in fabric %s", guid, fabric.name()));
+                node = existing.get();
+            } else {
+                String name = params.caName == null || params.caName.isBlank()
+                        ? String.format("H-%016x", nodeGuid) : params.caName;
+                node = fabric.addCa(name, nodeGuid, lls);
+            }
             created = true;
         }
         this.sysImageGuid = nodeGuid;
@@ -153,6 +167,19 @@ public final class Mlx4Device implements RvtDriver {
             close();
             throw e;
         }
+    }
+
+    /** Whether {@code n} is a detached CA with the ports this HCA needs, which it may take over. */
+    private static boolean reusable(FabricNode n, LinkLayer[] lls) {
+        if (n.nodeType() != NodeType.CA || n.isAttached() || n.numPorts() != lls.length) {
+            return false;
+        }
+        for (int i = 0; i < lls.length; i++) {
+            if (n.port(i + 1).linkLayer() != lls[i] || n.port(i + 1).link() != null) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Cables the ports of a CA created here: IB ports to the switch, Ethernet ports to the segment. */
