@@ -11,7 +11,6 @@ import org.rdma.verbs.Errno;
 import org.rdma.verbs.IbCompHandler;
 import org.rdma.verbs.IbCq;
 import org.rdma.verbs.IbDevice;
-import org.rdma.verbs.IbEvent;
 import org.rdma.verbs.IbEventHandler;
 import org.rdma.verbs.PollContext;
 import org.rdma.verbs.RdmaException;
@@ -34,7 +33,6 @@ final class CoreCq extends CoreObject<ProviderCq> implements IbCq {
     private final PollContext pollCtx;
     private final int compVector;
     private final IbCompHandler compHandler;
-    private final IbEventHandler eventHandler;
     private CqPoller poller;
     private final Wc[] directWcs;
     private final ReentrantLock directLock;
@@ -42,12 +40,11 @@ final class CoreCq extends CoreObject<ProviderCq> implements IbCq {
 
     private CoreCq(CoreDevice dev, Object context, PollContext pollCtx, int compVector,
             IbCompHandler compHandler, IbEventHandler eventHandler) {
-        super(dev);
+        super(dev, eventHandler);
         this.context = context;
         this.pollCtx = pollCtx;
         this.compVector = compVector;
         this.compHandler = compHandler;
-        this.eventHandler = eventHandler;
         this.directWcs = pollCtx == PollContext.DIRECT ? Wc.array(POLL_BATCH_DIRECT) : null;
         this.directLock = pollCtx == PollContext.DIRECT ? new ReentrantLock() : null;
     }
@@ -92,12 +89,6 @@ final class CoreCq extends CoreObject<ProviderCq> implements IbCq {
             poller.schedule();
         } else if (compHandler != null && !isDestroyed()) {
             compHandler.complete(this);
-        }
-    }
-
-    void event(IbEvent event) {
-        if (eventHandler != null) {
-            eventHandler.handle(event);
         }
     }
 

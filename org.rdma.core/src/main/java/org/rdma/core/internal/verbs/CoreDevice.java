@@ -473,14 +473,10 @@ public final class CoreDevice implements IbDevice, DeviceContext {
 
     @Override
     public void dispatchEvent(IbEvent event) {
-        if (event.qp() != null) {
-            ((CoreQp) event.qp()).event(event);
-        } else if (event.cq() != null) {
-            ((CoreCq) event.cq()).event(event);
-        } else if (event.srq() != null) {
-            ((CoreSrq) event.srq()).event(event);
-        } else if (event.wq() != null) {
-            ((CoreWq) event.wq()).event(event);
+        Object element = event.qp() != null ? event.qp() : event.cq() != null ? event.cq()
+                : event.srq() != null ? event.srq() : event.wq();
+        if (element != null) {
+            ((CoreObject<?>) element).event(event);
         } else {
             if (refreshesCache(event.type()) && event.portNum() >= startPort() && event.portNum() <= lastPort()) {
                 cache.refresh(event.portNum());

@@ -1,11 +1,14 @@
 package org.rdma.core.internal.verbs;
 
+import java.lang.System.Logger.Level;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.rdma.core.internal.restrack.Restrack;
 import org.rdma.verbs.Errno;
+import org.rdma.verbs.IbEvent;
+import org.rdma.verbs.IbEventHandler;
 import org.rdma.verbs.RdmaException;
 
 /**
@@ -13,14 +16,34 @@ import org.rdma.verbs.RdmaException;
  * that depend on it ({@code usecnt}), its restrack entry, and a once-only destroy.
  */
 abstract class CoreObject<P> {
+    private static final System.Logger LOG = System.getLogger(CoreObject.class.getName());
+
     final CoreDevice dev;
+    /** The consumer's handler of this object's asynchronous events, or null. */
+    final IbEventHandler eventHandler;
     P provider;
     private Restrack.Entry res;
     final AtomicInteger usecnt = new AtomicInteger();
     private final AtomicBoolean destroyed = new AtomicBoolean();
 
     CoreObject(CoreDevice dev) {
+        this(dev, null);
+    }
+
+    CoreObject(CoreDevice dev, IbEventHandler eventHandler) {
         this.dev = dev;
+        this.eventHandler = eventHandler;
+    }
+
+    /** Delivers a QP/CQ/SRQ/WQ event to the handler given at creation ({@code qp->event_handler}). */
+    final void event(IbEvent event) {
+        if (eventHandler != null) {
+            try {
+                eventHandler.handle(event);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, dev.name() + ": event handler failed on " + event, e);
+            }
+        }
     }
 
     /** Publishes the complete object to the resource tracker and the device's live set. */

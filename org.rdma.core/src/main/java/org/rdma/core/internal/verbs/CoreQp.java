@@ -11,8 +11,6 @@ import org.rdma.verbs.Gid;
 import org.rdma.verbs.GidAttr;
 import org.rdma.verbs.IbCq;
 import org.rdma.verbs.IbDevice;
-import org.rdma.verbs.IbEvent;
-import org.rdma.verbs.IbEventHandler;
 import org.rdma.verbs.IbPd;
 import org.rdma.verbs.IbQp;
 import org.rdma.verbs.IbSrq;
@@ -42,21 +40,19 @@ final class CoreQp extends CoreObject<ProviderQp> implements IbQp {
     private final CoreCq recvCq;
     private final CoreSrq srq;
     private final Object context;
-    private final IbEventHandler eventHandler;
     private volatile int port;
     private int sqPsn;
     private GidAttr avSgidAttr;
     private GidAttr altSgidAttr;
 
     private CoreQp(CorePd pd, QpInitAttr init, CoreCq sendCq, CoreCq recvCq, CoreSrq srq) {
-        super(pd.dev);
+        super(pd.dev, init.eventHandler);
         this.pd = pd;
         this.type = init.qpType;
         this.sendCq = sendCq;
         this.recvCq = recvCq;
         this.srq = srq;
         this.context = init.qpContext;
-        this.eventHandler = init.eventHandler;
     }
 
     static CoreQp create(CorePd pd, QpInitAttr init) {
@@ -134,12 +130,6 @@ final class CoreQp extends CoreObject<ProviderQp> implements IbQp {
         }
         m.put("pdn", Long.toString(pd.pdn()));
         return m;
-    }
-
-    void event(IbEvent event) {
-        if (eventHandler != null) {
-            eventHandler.handle(event);
-        }
     }
 
     @Override

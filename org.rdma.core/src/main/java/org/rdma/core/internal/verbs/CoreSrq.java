@@ -6,8 +6,6 @@ import org.rdma.core.internal.restrack.Restrack;
 import org.rdma.verbs.DeviceAttr;
 import org.rdma.verbs.Errno;
 import org.rdma.verbs.IbDevice;
-import org.rdma.verbs.IbEvent;
-import org.rdma.verbs.IbEventHandler;
 import org.rdma.verbs.IbPd;
 import org.rdma.verbs.IbSrq;
 import org.rdma.verbs.RdmaException;
@@ -21,13 +19,11 @@ import org.rdma.verbs.spi.ProviderSrq;
 final class CoreSrq extends CoreObject<ProviderSrq> implements IbSrq {
     private final CorePd pd;
     private final Object context;
-    private final IbEventHandler eventHandler;
 
     private CoreSrq(CorePd pd, SrqInitAttr init) {
-        super(pd.dev);
+        super(pd.dev, init.eventHandler);
         this.pd = pd;
         this.context = init.srqContext;
-        this.eventHandler = init.eventHandler;
     }
 
     static CoreSrq create(CorePd pd, SrqInitAttr init) {
@@ -50,12 +46,6 @@ final class CoreSrq extends CoreObject<ProviderSrq> implements IbSrq {
         m.put("users", Integer.toString(usecnt.get()));
         m.put("pdn", Long.toString(pd.pdn()));
         return m;
-    }
-
-    void event(IbEvent event) {
-        if (eventHandler != null) {
-            eventHandler.handle(event);
-        }
     }
 
     @Override

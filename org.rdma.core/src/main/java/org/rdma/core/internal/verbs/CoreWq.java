@@ -5,8 +5,6 @@ import java.util.Map;
 import org.rdma.core.internal.restrack.Restrack;
 import org.rdma.verbs.Errno;
 import org.rdma.verbs.IbDevice;
-import org.rdma.verbs.IbEvent;
-import org.rdma.verbs.IbEventHandler;
 import org.rdma.verbs.IbPd;
 import org.rdma.verbs.IbWq;
 import org.rdma.verbs.RdmaException;
@@ -20,14 +18,12 @@ import org.rdma.verbs.spi.ProviderWq;
 final class CoreWq extends CoreObject<ProviderWq> implements IbWq {
     private final CorePd pd;
     private final CoreCq cq;
-    private final IbEventHandler eventHandler;
     private volatile WqState state = WqState.RESET;
 
     private CoreWq(CorePd pd, CoreCq cq, WqInitAttr init) {
-        super(pd.dev);
+        super(pd.dev, init.eventHandler);
         this.pd = pd;
         this.cq = cq;
-        this.eventHandler = init.eventHandler;
     }
 
     static CoreWq create(CorePd pd, WqInitAttr init) {
@@ -49,12 +45,6 @@ final class CoreWq extends CoreObject<ProviderWq> implements IbWq {
         m.put("state", state.name());
         m.put("pdn", Long.toString(pd.pdn()));
         return m;
-    }
-
-    void event(IbEvent event) {
-        if (eventHandler != null) {
-            eventHandler.handle(event);
-        }
     }
 
     @Override
