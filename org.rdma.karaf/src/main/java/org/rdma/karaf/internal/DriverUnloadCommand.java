@@ -1,0 +1,35 @@
+package org.rdma.karaf.internal;
+
+import org.apache.karaf.features.FeaturesService;
+import org.apache.karaf.shell.api.action.Action;
+import org.apache.karaf.shell.api.action.Argument;
+import org.apache.karaf.shell.api.action.Command;
+import org.apache.karaf.shell.api.action.Completion;
+import org.apache.karaf.shell.api.action.lifecycle.Reference;
+import org.apache.karaf.shell.api.action.lifecycle.Service;
+
+/**
+ * {@code rdma:driver-unload NAME}: unloads a driver the way {@code rmmod NAME} unloads a
+ * module, by uninstalling the Karaf feature {@code rdma-NAME}. Its devices unregister as the
+ * bundle stops (clients are removed first, open resources destroyed). A driver that is not
+ * loaded fails with {@code ENOENT}.
+ */
+@Service
+@Command(scope = "rdma", name = "driver-unload",
+        description = "Unloads an RDMA driver (rmmod): uninstalls the Karaf feature rdma-NAME.")
+public class DriverUnloadCommand implements Action {
+    @Reference
+    FeaturesService features;
+
+    @Argument(index = 0, name = "name", required = true,
+            description = "A loaded driver, e.g. fabric (the feature rdma-NAME).")
+    @Completion(LoadedDriverCompleter.class)
+    String name;
+
+    @Override
+    public Object execute() throws Exception {
+        var f = new DriverFeatures(features).unload(name);
+        System.out.println(f.getName() + " " + f.getVersion() + ": unloaded");
+        return null;
+    }
+}
