@@ -1,11 +1,12 @@
 package org.rdma.fabric.internal;
 
-import java.util.concurrent.atomic.AtomicLongArray;
 import org.rdma.fabric.PortCounterSnapshot;
 
 /**
  * The PortCounters of one port (IBTA vol. 1, 16.1.3.5), 64 bits wide as in PortCountersExtended.
- * Lock-free; no allocation on update.
+ * Updated without atomic instructions or locks ({@link StripedLongs}); no allocation on update
+ * once a thread has counted here. The unicast packet counters are not kept: they are the packets
+ * minus the multicast packets, so the datapath updates two counters per packet, not three.
  */
 final class Counters {
     static final int SYMBOL_ERRORS = 0;
@@ -29,37 +30,70 @@ final class Counters {
     static final int RCV_STATE_DISCARDS = 18;
     private static final int COUNT = 19;
 
-    private final AtomicLongArray values = new AtomicLongArray(COUNT);
+    private final StripedLongs values = new StripedLongs(COUNT);
 
     void inc(int counter) {
-        values.getAndIncrement(counter);
+        values.inc(counter);
     }
 
     void add(int counter, long delta) {
-        values.getAndAdd(counter, delta);
+        values.add(counter, delta);
     }
 
+    /** One packet of {@code words} data words: both counters in one update. */
+    void packet(int pkts, int data, long words) {
+        values.add(pkts, 1, data, words);
+    }
+
+    /** What the derived unicast counters subtract since they were last cleared; guarded by this. */
+    private long unicastXmitBase;
+    private long unicastRcvBase;
+
     long get(int counter) {
+        if (counter == UNICAST_XMIT_PKTS) {
+            synchronized (this) {
+                return values.raw(XMIT_PKTS) - values.raw(MULTICAST_XMIT_PKTS) - unicastXmitBase;
+            }
+        }
+        if (counter == UNICAST_RCV_PKTS) {
+            synchronized (this) {
+                return values.raw(RCV_PKTS) - values.raw(MULTICAST_RCV_PKTS) - unicastRcvBase;
+            }
+        }
         return values.get(counter);
+    }
+
+    private void clearOne(int counter) {
+        if (counter == UNICAST_XMIT_PKTS) {
+            synchronized (this) {
+                unicastXmitBase = values.raw(XMIT_PKTS) - values.raw(MULTICAST_XMIT_PKTS);
+            }
+        } else if (counter == UNICAST_RCV_PKTS) {
+            synchronized (this) {
+                unicastRcvBase = values.raw(RCV_PKTS) - values.raw(MULTICAST_RCV_PKTS);
+            }
+        } else {
+            values.clear(counter);
+        }
     }
 
     void clear() {
         for (int i = 0; i < COUNT; i++) {
-            values.set(i, 0);
+            clearOne(i);
         }
     }
 
     /** Clears the counters whose select bit (IBTA PortCounters CounterSelect order) is set. */
     void clear(int... counters) {
         for (int c : counters) {
-            values.set(c, 0);
+            clearOne(c);
         }
     }
 
     PortCounterSnapshot snapshot() {
         long[] v = new long[COUNT];
         for (int i = 0; i < COUNT; i++) {
-            v[i] = values.get(i);
+            v[i] = get(i);
         }
         return new PortCounterSnapshot(v[SYMBOL_ERRORS], v[LINK_ERROR_RECOVERY], v[LINK_DOWNED], v[RCV_ERRORS],
                 v[RCV_REMOTE_PHYS_ERRORS], v[RCV_SWITCH_RELAY_ERRORS], v[XMIT_DISCARDS], v[XMIT_CONSTRAINT_ERRORS],

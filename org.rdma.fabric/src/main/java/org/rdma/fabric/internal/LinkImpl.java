@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.rdma.fabric.Capture;
 import org.rdma.fabric.FabricLink;
 import org.rdma.fabric.FabricPort;
@@ -26,6 +25,9 @@ import org.rdma.verbs.time.IbClock;
  * after the monitor is released, either at once or from the fabric clock.
  */
 final class LinkImpl implements FabricLink {
+    static final int PACKETS = 0;
+    static final int LOST_LINK_DOWN = 1;
+
     final FabricImpl fabric;
     final PortImpl a;
     final PortImpl b;
@@ -50,13 +52,13 @@ final class LinkImpl implements FabricLink {
         volatile FaultProfile profile = FaultProfile.NONE;
         /** No faults and no capture: deliver inline without touching the monitor. */
         volatile boolean fast = true;
-        final AtomicLong packets = new AtomicLong();
+        /** Packets carried ({@link #PACKETS}) and lost to a link down ({@link #LOST_LINK_DOWN}). */
+        final StripedLongs carried = new StripedLongs(2);
         long dropped;
         long duplicated;
         long reordered;
         long corrupted;
         long delayed;
-        final AtomicLong lostLinkDown = new AtomicLong();
         Packet held;
         IbClock.Timer holdTimer;
 
@@ -68,7 +70,7 @@ final class LinkImpl implements FabricLink {
         }
 
         synchronized FaultCounters snapshot() {
-            return new FaultCounters(packets.get(), dropped, duplicated, reordered, corrupted, delayed, lostLinkDown.get());
+            return new FaultCounters(carried.get(PACKETS), dropped, duplicated, reordered, corrupted, delayed, carried.get(LOST_LINK_DOWN));
         }
     }
 
@@ -208,7 +210,7 @@ final class LinkImpl implements FabricLink {
     /** A packet {@code from} transmitted enters the cable. Consumes the reference. */
     void carry(PortImpl from, Packet p) {
         Direction d = from == a ? ab : ba;
-        d.packets.incrementAndGet();
+        d.carried.inc(PACKETS);
         if (d.fast) {
             d.to.ingress(p);
             return;
@@ -322,7 +324,7 @@ final class LinkImpl implements FabricLink {
             return;
         }
         if (!up || sentInEpoch != epoch || fabric.isClosed()) {
-            d.lostLinkDown.incrementAndGet();
+            d.carried.inc(LOST_LINK_DOWN);
             p.release();
             return;
         }
@@ -348,7 +350,7 @@ final class LinkImpl implements FabricLink {
                 h = takeHeld(d);
             }
             if (h != null) {
-                d.lostLinkDown.incrementAndGet();
+                d.carried.inc(LOST_LINK_DOWN);
                 h.release();
             }
         }

@@ -221,7 +221,7 @@ class PortImpl implements FabricPort {
             p.release();
             return;
         }
-        countTraffic(p, Counters.XMIT_PKTS, Counters.XMIT_DATA, Counters.UNICAST_XMIT_PKTS, Counters.MULTICAST_XMIT_PKTS);
+        countTraffic(p, Counters.XMIT_PKTS, Counters.XMIT_DATA, Counters.MULTICAST_XMIT_PKTS);
         l.carry(this, p);
     }
 
@@ -237,10 +237,10 @@ class PortImpl implements FabricPort {
         return p.vl() == Packet.VL15 ? s != PortState.DOWN : s == PortState.ACTIVE;
     }
 
-    private void countTraffic(Packet p, int pkts, int data, int unicast, int multicast) {
-        counters.inc(pkts);
+    /** Packets, data words and multicast packets (unicast is derived: {@link Counters#get}). */
+    private void countTraffic(Packet p, int pkts, int data, int multicast) {
         int bytes = p.headerLength + p.payloadLength + p.padCount + (p.hasIcrc() ? Icrc.ICRC_BYTES : 0);
-        counters.add(data, bytes >>> 2);
+        counters.packet(pkts, data, bytes >>> 2);
         boolean mc;
         if (linkLayer == LinkLayer.INFINIBAND) {
             int dlid = p.dlid();
@@ -248,7 +248,9 @@ class PortImpl implements FabricPort {
         } else {
             mc = (p.header[0] & 1) != 0;
         }
-        counters.inc(mc ? multicast : unicast);
+        if (mc) {
+            counters.inc(multicast);
+        }
     }
 
     /**
@@ -264,7 +266,7 @@ class PortImpl implements FabricPort {
             }
             p.clearMaterialized();
         }
-        countTraffic(p, Counters.RCV_PKTS, Counters.RCV_DATA, Counters.UNICAST_RCV_PKTS, Counters.MULTICAST_RCV_PKTS);
+        countTraffic(p, Counters.RCV_PKTS, Counters.RCV_DATA, Counters.MULTICAST_RCV_PKTS);
         if (linkLayer == LinkLayer.INFINIBAND) {
             if (!wellFormed(p)) {
                 counters.inc(Counters.RCV_ERRORS);

@@ -13,7 +13,8 @@ final class RecvQueue {
     private final int maxSge;
     private int maxWr;
     private int head;
-    private int count;
+    /** Entries posted and not taken; written under the monitor, read without it by {@link #count()}. */
+    private volatile int count;
 
     RecvQueue(int maxWr, int maxSge) {
         this.ring = new Rwqe[Math.max(1, maxWr)];
@@ -56,7 +57,8 @@ final class RecvQueue {
         return true;
     }
 
-    synchronized int count() {
+    /** The entries queued now (for the ACK credits): a snapshot, no lock needed. */
+    int count() {
         return count;
     }
 

@@ -1,0 +1,108 @@
+package org.rdma.bench;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * The datapath benchmarks, all in operations per second, one operation being one message (or one
+ * copy):
+ * <ul>
+ * <li>{@link #copy64k}: the baseline, a single-thread bulk {@code put} of 64 KiB between two
+ * direct ByteBuffers (what the responder's one copy per packet is made of);</li>
+ * <li>{@link #write64k}: RC RDMA WRITE of 64 KiB between two mlx4sim HCAs across the switch, path
+ * MTU 4096, send queue depth 128, every 32nd signalled;</li>
+ * <li>{@link #write8}: the same with 8-byte WRITEs (message rate).</li>
+ * </ul>
+ * Run with {@code -prof gc} for the bytes allocated per operation ({@code gc.alloc.rate.norm}).
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+public class DatapathBench {
+    /** Bytes of the large WRITE and of the baseline copy. */
+    public static final int BIG = 64 * 1024;
+    /** Send queue depth (perftest's default TX depth for bandwidth tests). */
+    public static final int DEPTH = 128;
+    /** Every this many WRITEs one is signalled. */
+    public static final int SIGNAL_EVERY = 32;
+
+    /** Two direct buffers of 64 KiB. */
+    @State(Scope.Thread)
+    public static class Copy {
+        ByteBuffer src;
+        ByteBuffer dst;
+
+        @Setup
+        public void setUp() {
+            src = ByteBuffer.allocateDirect(BIG);
+            dst = ByteBuffer.allocateDirect(BIG);
+            for (int i = 0; i < BIG; i++) {
+                src.put(i, (byte) i);
+            }
+        }
+    }
+
+    /** A connected writer of 64 KiB WRITEs. */
+    @State(Scope.Thread)
+    public static class Big {
+        Writer writer;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            writer = new Writer(BIG, DEPTH, SIGNAL_EVERY);
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            finish(writer);
+        }
+    }
+
+    /** A connected writer of 8-byte WRITEs. */
+    @State(Scope.Thread)
+    public static class Small {
+        Writer writer;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            writer = new Writer(8, DEPTH, SIGNAL_EVERY);
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            finish(writer);
+        }
+    }
+
+    static void finish(Writer w) {
+        try {
+            w.drain();
+            w.verify();
+        } finally {
+            w.close();
+        }
+    }
+
+    @Benchmark
+    public ByteBuffer copy64k(Copy c) {
+        return c.dst.put(0, c.src, 0, BIG);
+    }
+
+    @Benchmark
+    public void write64k(Big s) {
+        s.writer.next();
+    }
+
+    @Benchmark
+    public void write8(Small s) {
+        s.writer.next();
+    }
+}

@@ -1,0 +1,119 @@
+package org.rdma.bench;
+
+import java.nio.ByteBuffer;
+import org.rdma.verbs.AccessFlags;
+import org.rdma.verbs.CqInitAttr;
+import org.rdma.verbs.IbCq;
+import org.rdma.verbs.IbDevice;
+import org.rdma.verbs.IbMr;
+import org.rdma.verbs.IbPd;
+import org.rdma.verbs.IbQp;
+import org.rdma.verbs.Mtu;
+import org.rdma.verbs.QpAttr;
+import org.rdma.verbs.QpAttrMask;
+import org.rdma.verbs.QpInitAttr;
+import org.rdma.verbs.QpState;
+import org.rdma.verbs.QpType;
+import org.rdma.verbs.SigType;
+import org.rdma.verbs.Wc;
+import org.rdma.verbs.WcStatus;
+
+/**
+ * One RC connection across the {@link Subnet}, set up as perftest's {@code ib_write_bw} does
+ * ({@code ctx_init()}, {@code ctx_connect()}): on each side a PD, one polled CQ, one direct buffer
+ * registered for remote write, one RC QP with a send queue of {@code depth}; path MTU 4096.
+ */
+final class RcConn implements AutoCloseable {
+    /** One end. */
+    static final class End {
+        IbPd pd;
+        IbCq cq;
+        ByteBuffer buf;
+        IbMr mr;
+        IbQp qp;
+    }
+
+    private static final int PSN_A = 0x3a3f1e;
+    private static final int PSN_B = 0x0c4d2b;
+
+    final End a = new End();
+    final End b = new End();
+
+    RcConn(Subnet net, int depth, int bufferSize) {
+        open(net.devA, a, depth, bufferSize, 0x7f3a_0000_0000L);
+        open(net.devB, b, depth, bufferSize, 0x7f4a_0000_0000L);
+        connect(a, b.qp.qpNum(), Subnet.LID_B, PSN_A, PSN_B);
+        connect(b, a.qp.qpNum(), Subnet.LID_A, PSN_B, PSN_A);
+    }
+
+    private static void open(IbDevice dev, End e, int depth, int size, long iova) {
+        e.pd = dev.allocPd(0);
+        e.cq = dev.createCq(null, null, null, CqInitAttr.of(depth * 2 + 1, 0));
+        e.buf = ByteBuffer.allocateDirect(size);
+        e.mr = e.pd.regMr(e.buf.duplicate().clear(), iova,
+                AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ);
+        QpInitAttr init = new QpInitAttr();
+        init.qpType = QpType.RC;
+        init.sqSigType = SigType.REQ_WR;
+        init.sendCq = e.cq;
+        init.recvCq = e.cq;
+        init.cap.maxSendWr = depth;
+        init.cap.maxRecvWr = 1;
+        init.cap.maxSendSge = 1;
+        init.cap.maxRecvSge = 1;
+        e.qp = e.pd.createQp(init);
+        QpAttr at = new QpAttr();
+        at.qpState = QpState.INIT;
+        at.pkeyIndex = 0;
+        at.portNum = 1;
+        at.qpAccessFlags = AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
+        e.qp.modify(at, QpAttrMask.STATE | QpAttrMask.PKEY_INDEX | QpAttrMask.PORT | QpAttrMask.ACCESS_FLAGS);
+    }
+
+    private static void connect(End e, int remoteQpn, int remoteLid, int psn, int remotePsn) {
+        QpAttr at = new QpAttr();
+        at.qpState = QpState.RTR;
+        at.pathMtu = Mtu.MTU_4096;
+        at.destQpNum = remoteQpn;
+        at.rqPsn = remotePsn;
+        at.maxDestRdAtomic = 1;
+        at.minRnrTimer = 12;
+        at.ahAttr.portNum = 1;
+        at.ahAttr.dlid = remoteLid;
+        e.qp.modify(at, QpAttrMask.STATE | QpAttrMask.AV | QpAttrMask.PATH_MTU | QpAttrMask.DEST_QPN
+                | QpAttrMask.RQ_PSN | QpAttrMask.MAX_DEST_RD_ATOMIC | QpAttrMask.MIN_RNR_TIMER);
+        QpAttr rts = new QpAttr();
+        rts.qpState = QpState.RTS;
+        rts.timeout = 14;
+        rts.retryCnt = 7;
+        rts.rnrRetry = 7;
+        rts.sqPsn = psn;
+        rts.maxRdAtomic = 1;
+        e.qp.modify(rts, QpAttrMask.STATE | QpAttrMask.TIMEOUT | QpAttrMask.RETRY_CNT | QpAttrMask.RNR_RETRY
+                | QpAttrMask.SQ_PSN | QpAttrMask.MAX_QP_RD_ATOMIC);
+    }
+
+    /** Polls A's CQ; a failed completion is fatal (the run would measure nothing). */
+    static int poll(End e, Wc[] wc) {
+        int n = e.cq.pollCq(wc.length, wc);
+        for (int i = 0; i < n; i++) {
+            if (wc[i].status != WcStatus.SUCCESS) {
+                throw new IllegalStateException("completion " + wc[i]);
+            }
+        }
+        if (n < 0) {
+            throw new IllegalStateException("poll CQ " + n);
+        }
+        return n;
+    }
+
+    @Override
+    public void close() {
+        for (End e : new End[] {b, a}) {
+            e.qp.destroy();
+            e.mr.dereg();
+            e.cq.destroy();
+            e.pd.dealloc();
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package org.rdma.bench;
+
+import java.util.Collection;
+import java.util.Locale;
+import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * Runs every benchmark of {@link DatapathBench} with the GC profiler and prints the summary table:
+ * each figure, the baseline measured in the same run, the ratio and the target. JMH options on the
+ * command line override the defaults (for example {@code -wi 2 -i 3 -f 1 -w 1s -r 1s} for a quick
+ * look); {@code -h} lists them.
+ */
+public final class Summary {
+    /** Target of WRITE 64 KiB bandwidth / 64 KiB copy bandwidth. */
+    static final double BW_RATIO_TARGET = 0.6;
+    /** Target of the 8-byte WRITE message rate, messages per second. */
+    static final double MSG_RATE_TARGET = 3e6;
+
+    private Summary() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        CommandLineOptions cli = new CommandLineOptions(args);
+        if (cli.shouldHelp()) {
+            cli.showHelp();
+            return;
+        }
+        OptionsBuilder b = new OptionsBuilder();
+        b.include(DatapathBench.class.getName() + ".*");
+        // defaults for what the command line leaves open (the command line wins)
+        if (!cli.getWarmupIterations().hasValue()) {
+            b.warmupIterations(3);
+        }
+        if (!cli.getMeasurementIterations().hasValue()) {
+            b.measurementIterations(5);
+        }
+        if (!cli.getForkCount().hasValue()) {
+            b.forks(1);
+        }
+        if (!cli.getWarmupTime().hasValue()) {
+            b.warmupTime(TimeValue.seconds(2));
+        }
+        if (!cli.getMeasurementTime().hasValue()) {
+            b.measurementTime(TimeValue.seconds(2));
+        }
+        b.addProfiler(GCProfiler.class);
+        Options opts = b.parent(cli).build();
+        Collection<RunResult> results = new Runner(opts).run();
+
+        double copy = score(results, "copy64k");
+        double big = score(results, "write64k");
+        double small = score(results, "write8");
+        double copyBw = copy * DatapathBench.BIG;
+        double writeBw = big * DatapathBench.BIG;
+        System.out.println();
+        System.out.println("RDMA datapath benchmarks (mlx4sim HCA -> switch -> mlx4sim HCA, RC, MTU 4096, depth "
+                + DatapathBench.DEPTH + ", signal every " + DatapathBench.SIGNAL_EVERY + ")");
+        String fmt = "%-34s %16s %18s %9s %10s %s%n";
+        System.out.printf(Locale.ROOT, fmt, "benchmark", "figure", "baseline", "ratio", "target", "");
+        System.out.printf(Locale.ROOT, fmt, "RC WRITE 64 KiB bandwidth", gbps(writeBw), gbps(copyBw) + " (copy)",
+                f2(writeBw / copyBw), ">= " + BW_RATIO_TARGET, ok(writeBw / copyBw >= BW_RATIO_TARGET));
+        System.out.printf(Locale.ROOT, fmt, "RC WRITE 8 B message rate", mps(small), mps(MSG_RATE_TARGET) + " (target)",
+                f2(small / MSG_RATE_TARGET), ">= 1.00", ok(small >= MSG_RATE_TARGET));
+        System.out.printf(Locale.ROOT, fmt, "  (8 B WRITEs per 64 KiB copy)", f2(small / copy), "", "", "", "");
+        for (String name : new String[] {"write64k", "write8", "copy64k"}) {
+            double alloc = secondary(results, name, "gc.alloc.rate.norm");
+            System.out.printf(Locale.ROOT, fmt, "bytes allocated / op, " + name,
+                    Double.isNaN(alloc) ? "n/a" : String.format(Locale.ROOT, "%.3f B", alloc), "", "",
+                    "0 (< 1)", Double.isNaN(alloc) ? "" : ok(alloc < 1.0));
+        }
+    }
+
+    private static RunResult find(Collection<RunResult> results, String name) {
+        for (RunResult r : results) {
+            if (r.getParams().getBenchmark().endsWith("." + name)) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    private static double score(Collection<RunResult> results, String name) {
+        RunResult r = find(results, name);
+        return r == null ? Double.NaN : r.getPrimaryResult().getScore();
+    }
+
+    private static double secondary(Collection<RunResult> results, String name, String label) {
+        RunResult r = find(results, name);
+        if (r == null) {
+            return Double.NaN;
+        }
+        Result<?> s = r.getSecondaryResults().get(label);
+        return s == null ? Double.NaN : s.getScore();
+    }
+
+    private static String gbps(double bytesPerSec) {
+        return String.format(Locale.ROOT, "%.2f GB/s", bytesPerSec / 1e9);
+    }
+
+    private static String mps(double perSec) {
+        return String.format(Locale.ROOT, "%.2f M msg/s", perSec / 1e6);
+    }
+
+    private static String f2(double v) {
+        return String.format(Locale.ROOT, "%.2f", v);
+    }
+
+    private static String ok(boolean met) {
+        return met ? "met" : "NOT met";
+    }
+}

@@ -1,0 +1,72 @@
+package org.rdma.fabric.internal;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A fixed set of event counters updated without atomic read-modify-write instructions, the way a
+ * NIC keeps per-engine counters and sums them when they are read: each thread adds into a row of
+ * its own (one writer per row, plain increments published with opaque stores), a reader sums the
+ * rows. Clearing does not write the rows (their owners may be adding at that moment) but moves a
+ * baseline that later reads subtract, so no increment is ever lost. A thread's row is allocated
+ * on its first update; after that updates allocate nothing.
+ */
+final class StripedLongs {
+    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+
+    private final int size;
+    private final CopyOnWriteArrayList<long[]> rows = new CopyOnWriteArrayList<>();
+    private final ThreadLocal<long[]> mine;
+    /** What reads subtract; guarded by {@code this}. */
+    private final long[] base;
+
+    StripedLongs(int size) {
+        this.size = size;
+        this.base = new long[size];
+        this.mine = ThreadLocal.withInitial(this::newRow);
+    }
+
+    private long[] newRow() {
+        long[] r = new long[size];
+        rows.add(r);
+        return r;
+    }
+
+    void inc(int i) {
+        add(i, 1);
+    }
+
+    void add(int i, long delta) {
+        long[] r = mine.get();
+        LONGS.setOpaque(r, i, (long) LONGS.getOpaque(r, i) + delta);
+    }
+
+    /** Two updates with one look-up of the thread's row. */
+    void add(int i, long di, int j, long dj) {
+        long[] r = mine.get();
+        LONGS.setOpaque(r, i, (long) LONGS.getOpaque(r, i) + di);
+        LONGS.setOpaque(r, j, (long) LONGS.getOpaque(r, j) + dj);
+    }
+
+    private long sum(int i) {
+        long s = 0;
+        for (long[] r : rows) {
+            s += (long) LONGS.getOpaque(r, i);
+        }
+        return s;
+    }
+
+    /** The sum since creation, ignoring clears. */
+    long raw(int i) {
+        return sum(i);
+    }
+
+    synchronized long get(int i) {
+        return sum(i) - base[i];
+    }
+
+    synchronized void clear(int i) {
+        base[i] = sum(i);
+    }
+}
