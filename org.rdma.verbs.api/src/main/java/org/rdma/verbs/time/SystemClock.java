@@ -3,6 +3,7 @@ package org.rdma.verbs.time;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /** The real-time {@link IbClock}: {@link System#nanoTime()} and one daemon timer thread. */
 public final class SystemClock implements IbClock, AutoCloseable {
@@ -26,16 +27,27 @@ public final class SystemClock implements IbClock, AutoCloseable {
 
     @Override
     public Timer schedule(Runnable task, long delay, TimeUnit unit) {
-        ScheduledFuture<?> f = timers.schedule(task, Math.max(0, delay), unit);
+        // Pending ends when the callback starts, as timer_pending() and VirtualClock have it:
+        // a callback that re-arms its own timer must see it as no longer pending.
+        AtomicBoolean pending = new AtomicBoolean(true);
+        ScheduledFuture<?> f = timers.schedule(() -> {
+            if (pending.compareAndSet(true, false)) {
+                task.run();
+            }
+        }, Math.max(0, delay), unit);
         return new Timer() {
             @Override
             public boolean cancel() {
-                return f.cancel(false);
+                if (pending.compareAndSet(true, false)) {
+                    f.cancel(false);
+                    return true;
+                }
+                return false;
             }
 
             @Override
             public boolean isPending() {
-                return !f.isDone();
+                return pending.get();
             }
         };
     }
