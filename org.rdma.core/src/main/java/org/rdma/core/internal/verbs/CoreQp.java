@@ -275,12 +275,29 @@ final class CoreQp extends CoreObject<ProviderQp> implements IbQp {
 
     @Override
     public int postSend(SendWr wr, SendWr[] badWr) {
+        if (isDestroyed()) {
+            if (badWr != null) {
+                badWr[0] = wr;
+            }
+            return destroyedErrno();
+        }
         return provider.postSend(wr, badWr);
     }
 
     @Override
     public int postRecv(RecvWr wr, RecvWr[] badWr) {
+        if (isDestroyed()) {
+            if (badWr != null) {
+                badWr[0] = wr;
+            }
+            return destroyedErrno();
+        }
         return provider.postRecv(wr, badWr);
+    }
+
+    /** A post to a destroyed QP never reaches the driver: ENODEV once its device went away, else EINVAL. */
+    private int destroyedErrno() {
+        return dev.isRegistered() ? -Errno.EINVAL.value : -Errno.ENODEV.value;
     }
 
     @Override

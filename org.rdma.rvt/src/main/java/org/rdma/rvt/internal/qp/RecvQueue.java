@@ -29,13 +29,20 @@ final class RecvQueue {
         return maxWr;
     }
 
+    private boolean closed;
+
     int maxSge() {
         return maxSge;
     }
 
-    /** Posts one request; 0, -EINVAL (too many SGEs) or -ENOMEM (full). */
+    /** Refuses every later post (the QP is being destroyed); what is queued can still be flushed. */
+    synchronized void close() {
+        closed = true;
+    }
+
+    /** Posts one request; 0, -EINVAL (closed, or too many SGEs) or -ENOMEM (full). */
     synchronized int post(RecvWr wr) {
-        if (wr.numSge > maxSge || wr.numSge < 0 || wr.numSge > wr.sgList.length) {
+        if (closed || wr.numSge > maxSge || wr.numSge < 0 || wr.numSge > wr.sgList.length) {
             return -Errno.EINVAL.value;
         }
         if (count == maxWr) {

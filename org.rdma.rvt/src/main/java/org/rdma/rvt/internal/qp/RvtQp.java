@@ -119,6 +119,8 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
     private IbClock.Timer rnrTimer;
     private final Runnable timerFired;
     volatile boolean destroyed;
+    /** Set under {@code sqLock} when destruction starts: later posts are refused, earlier ones flushed. */
+    private boolean postClosed;
 
     private final Runnable onDestroy;
 
@@ -249,6 +251,12 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
         }
         int ret = 0;
         synchronized (sqLock) {
+            if (postClosed) {
+                if (badWr != null) {
+                    badWr[0] = wr;
+                }
+                return -Errno.EINVAL.value;
+            }
             for (SendWr w = wr; w != null; w = w.next) {
                 ret = postOne(w);
                 if (ret != 0) {
@@ -810,6 +818,14 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
 
     @Override
     public void destroy() {
+        // Close posting first, under the locks posts take, so no request slips in between the
+        // flush below and the end of the QP: it would never complete.
+        synchronized (sqLock) {
+            postClosed = true;
+        }
+        if (rq != null) {
+            rq.close();
+        }
         Upcalls u = task.lock();
         try {
             if (state != QpState.RESET) {
