@@ -1,0 +1,594 @@
+package org.rdma.hca.rxe.internal;
+
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ProtocolFamily;
+import java.net.SocketAddress;
+import java.net.StandardProtocolFamily;
+import java.net.StandardSocketOptions;
+import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.rdma.rvt.RvtPacket;
+import org.rdma.verbs.AhAttr;
+import org.rdma.verbs.Errno;
+import org.rdma.verbs.Gid;
+import org.rdma.verbs.RdmaException;
+import org.rdma.verbs.wire.Icrc;
+
+/**
+ * The UDP tunnel of one device ({@code rxe_net.c}): RoCEv2 datagrams through
+ * {@link DatagramChannel}s.
+ *
+ * <h2>Sockets</h2>
+ * <ul>
+ *   <li>Receive: one non-blocking channel per local address of the interface (or per configured
+ *       bind address), bound to {@code (address, udp port)}, all on one {@link Selector} served by
+ *       the device's receive thread. Binding per address tells the receiver the destination
+ *       address of each datagram, which the ICRC pseudo header and the DGID need.</li>
+ *   <li>Send: one blocking channel per (source address, UDP source port), opened on first use and
+ *       bound with SO_REUSEADDR/SO_REUSEPORT to {@code 0xC000 | hash_32(BTH.DestQP, 14)}, so the
+ *       source port on the wire is rxe's flow hash; if that port cannot be bound the packet leaves
+ *       from an ephemeral port (the ICRC always covers the port actually used).</li>
+ * </ul>
+ *
+ * <h2>Threads and back-pressure</h2>
+ * {@link #transmit} builds the datagram (with its ICRC) in a buffer from a bounded pool and queues
+ * it for the send thread; with every buffer in flight it answers {@code -EAGAIN} and rvt retries.
+ * The receive thread checks the ICRC, splits header and payload and calls
+ * {@code RvtDevice.receive}; a packet the transport retains keeps its buffer until released.
+ * {@link #close()} lets the send thread flush the queue, stops both threads and closes every
+ * socket.
+ */
+final class RxeNet implements AutoCloseable {
+    private static final int HEADROOM = RxeWire.IP6 + RxeWire.UDP;
+    /** The largest datagram: headers, 4096 bytes of payload, pad, ICRC, with room to spare. */
+    private static final int MAX_DATAGRAM = 8192;
+    private static final long JOIN_MS = 5000;
+
+    private final RxeDevice dev;
+    private final RxeParams params;
+    private final int destPort;
+    private final Selector selector;
+    private final Map<InetAddress, DatagramChannel> rx = new HashMap<>();
+    private final AtomicReference<List<InetAddress>> rebind = new AtomicReference<>();
+    private final Map<InetAddress, SendSide> sides = new ConcurrentHashMap<>();
+    private final Map<Gid, InetSocketAddress> dests = new ConcurrentHashMap<>();
+    private final ArrayBlockingQueue<TxBuf> txFree;
+    private final ArrayBlockingQueue<TxBuf> txQueue;
+    private final AtomicInteger txAllocated = new AtomicInteger();
+    private final ArrayDeque<RxSlot> rxFree = new ArrayDeque<>();
+    private final Thread rxThread;
+    private final Thread txThread;
+    private final TxBuf poison = new TxBuf();
+    private volatile boolean closed;
+
+    /** Opens the receive sockets for {@code addrs} and starts the threads. */
+    RxeNet(RxeDevice dev, RxeParams params, List<InetAddress> addrs, String name) {
+        this.dev = dev;
+        this.params = params;
+        this.destPort = params.destPort();
+        this.txFree = new ArrayBlockingQueue<>(params.sendQueue);
+        this.txQueue = new ArrayBlockingQueue<>(params.sendQueue + 1);
+        try {
+            this.selector = Selector.open();
+        } catch (IOException e) {
+            throw new RdmaException(Errno.ENOMEM, "cannot open a selector: " + e.getMessage());
+        }
+        try {
+            for (InetAddress a : addrs) {
+                openRx(a);
+            }
+        } catch (IOException e) {
+            closeSockets();
+            throw new RdmaException(Errno.EADDRINUSE, "cannot bind UDP port " + params.udpPort + ": " + e.getMessage());
+        }
+        rxThread = new Thread(this::rxLoop, "rxe-rx-" + name);
+        txThread = new Thread(this::txLoop, "rxe-tx-" + name);
+        rxThread.setDaemon(true);
+        txThread.setDaemon(true);
+        rxThread.start();
+        txThread.start();
+    }
+
+    // ================================================================== sockets
+
+    private void openRx(InetAddress a) throws IOException {
+        DatagramChannel ch = DatagramChannel.open(family(a));
+        try {
+            ch.setOption(StandardSocketOptions.SO_RCVBUF, 4 << 20);
+            ch.bind(new InetSocketAddress(a, params.udpPort));
+            ch.configureBlocking(false);
+            ch.register(selector, SelectionKey.OP_READ, a);
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+        rx.put(a, ch);
+    }
+
+    private static ProtocolFamily family(InetAddress a) {
+        return a instanceof Inet4Address ? StandardProtocolFamily.INET : StandardProtocolFamily.INET6;
+    }
+
+    /** The addresses with a receive socket (read on the receive thread or after close). */
+    synchronized Set<InetAddress> boundAddresses() {
+        return Set.copyOf(rx.keySet());
+    }
+
+    /** Asks the receive thread to bind exactly {@code addrs} (after an address change). */
+    void rebind(List<InetAddress> addrs) {
+        rebind.set(addrs);
+        selector.wakeup();
+    }
+
+    private synchronized void applyRebind() {
+        List<InetAddress> want = rebind.getAndSet(null);
+        if (want == null) {
+            return;
+        }
+        for (Iterator<Map.Entry<InetAddress, DatagramChannel>> it = rx.entrySet().iterator(); it.hasNext();) {
+            Map.Entry<InetAddress, DatagramChannel> e = it.next();
+            if (!want.contains(e.getKey())) {
+                quietClose(e.getValue());
+                it.remove();
+            }
+        }
+        for (InetAddress a : want) {
+            if (!rx.containsKey(a)) {
+                try {
+                    openRx(a);
+                } catch (IOException | RuntimeException e) {
+                    dev.bindErrors.incrementAndGet();
+                }
+            }
+        }
+    }
+
+    /** The send channel of a flow. */
+    private static final class SendSide {
+        final InetAddress addr;
+        final DatagramChannel[] bySport = new DatagramChannel[1 << RxeWire.SPORT_BITS];
+        DatagramChannel fallback;
+
+        SendSide(InetAddress addr) {
+            this.addr = addr;
+        }
+    }
+
+    private DatagramChannel sendChannel(InetAddress src, int sport) throws IOException {
+        SendSide s = sides.computeIfAbsent(src, SendSide::new);
+        int i = sport & ((1 << RxeWire.SPORT_BITS) - 1);
+        DatagramChannel ch = s.bySport[i];
+        if (ch != null) {
+            return ch;
+        }
+        synchronized (s) {
+            if (closed) {
+                throw new IOException("closed");
+            }
+            ch = s.bySport[i];
+            if (ch == null) {
+                ch = DatagramChannel.open(family(src));
+                try {
+                    ch.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+                    if (ch.supportedOptions().contains(StandardSocketOptions.SO_REUSEPORT)) {
+                        ch.setOption(StandardSocketOptions.SO_REUSEPORT, true);
+                    }
+                    ch.setOption(StandardSocketOptions.SO_SNDBUF, 1 << 20);
+                    ch.bind(new InetSocketAddress(src, sport));
+                } catch (IOException e) {
+                    ch.close();
+                    if (s.fallback == null) {
+                        s.fallback = DatagramChannel.open(family(src)).bind(new InetSocketAddress(src, 0));
+                    }
+                    ch = s.fallback;
+                }
+                s.bySport[i] = ch;
+            }
+            return ch;
+        }
+    }
+
+    private InetSocketAddress destination(Gid dgid, InetAddress src) {
+        InetSocketAddress d = dests.get(dgid);
+        if (d == null) {
+            InetAddress ip = dgid.toInetAddress();
+            if (dgid.isLinkLocal() && src instanceof Inet6Address && ((Inet6Address) src).getScopeId() != 0) {
+                try {
+                    ip = Inet6Address.getByAddress(null, dgid.bytes(), ((Inet6Address) src).getScopeId());
+                } catch (UnknownHostException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+            d = new InetSocketAddress(ip, destPort);
+            if (dests.size() > 4096) {
+                dests.clear();
+            }
+            dests.put(dgid, d);
+        }
+        return d;
+    }
+
+    // ================================================================== transmit
+
+    /** A datagram waiting for the send thread. */
+    private static final class TxBuf {
+        final byte[] buf = new byte[HEADROOM + MAX_DATAGRAM];
+        final ByteBuffer bb = ByteBuffer.wrap(buf);
+        int off;
+        int len;
+        DatagramChannel ch;
+        SocketAddress dst;
+    }
+
+    /**
+     * Encapsulates and queues one packet ({@code rxe_prepare()} + {@code rxe_send()}).
+     *
+     * @return 0 (sent or dropped), or {@code -EAGAIN} when the send queue is full
+     */
+    int transmit(RvtPacket pkt, RxeGids.Snapshot snap) {
+        AhAttr av = pkt.av;
+        if (closed || av == null || !av.hasGrh()) {
+            dev.txDropped.incrementAndGet();
+            return 0;
+        }
+        InetAddress src = snap.address(av.grh.sgidIndex);
+        Gid dgid = av.grh.dgid;
+        if (src == null || dgid.isMulticast() || (src instanceof Inet4Address) != dgid.isV4Mapped()) {
+            dev.txDropped.incrementAndGet();
+            return 0;
+        }
+        int udpPayload = pkt.hdrLen + pkt.payloadLength + pkt.padCount + RxeWire.ICRC;
+        if (udpPayload > MAX_DATAGRAM) {
+            dev.txDropped.incrementAndGet();
+            return 0;
+        }
+        TxBuf b = txFree.poll();
+        if (b == null) {
+            if (txAllocated.incrementAndGet() <= params.sendQueue) {
+                b = new TxBuf();
+            } else {
+                txAllocated.decrementAndGet();
+                dev.txBusy.incrementAndGet();
+                return -Errno.EAGAIN.value;
+            }
+        }
+        try {
+            int qpn = (pkt.hdr[5] & 0xFF) << 16 | (pkt.hdr[6] & 0xFF) << 8 | pkt.hdr[7] & 0xFF;
+            DatagramChannel ch = sendChannel(src, RxeWire.sourcePort(qpn));
+            int sport = ((InetSocketAddress) ch.getLocalAddress()).getPort();
+            InetSocketAddress dst = destination(dgid, src);
+            byte[] h = b.buf;
+            int ip;
+            int at;
+            if (src instanceof Inet4Address) {
+                ip = RxeWire.IP6 - RxeWire.IP4;
+                at = RxeWire.pseudo4(h, ip, src.getAddress(), dst.getAddress().getAddress(), sport, destPort, udpPayload);
+            } else {
+                ip = 0;
+                at = RxeWire.pseudo6(h, ip, src.getAddress(), dst.getAddress().getAddress(), sport, destPort, udpPayload);
+            }
+            System.arraycopy(pkt.hdr, 0, h, at, pkt.hdrLen);
+            int p = at + pkt.hdrLen;
+            if (pkt.payloadLength > 0) {
+                pkt.payload.get(pkt.payloadOffset, h, p, pkt.payloadLength);
+                p += pkt.payloadLength;
+            }
+            for (int i = 0; i < pkt.padCount; i++) {
+                h[p++] = 0;
+            }
+            Icrc.put(Icrc.computeRoceV2(h, ip, p - ip), h, p);
+            b.off = at;
+            b.len = udpPayload;
+            b.ch = ch;
+            b.dst = dst;
+        } catch (IOException | RuntimeException e) {
+            txFree.offer(b);
+            dev.txDropped.incrementAndGet();
+            return 0;
+        }
+        txQueue.add(b);
+        return 0;
+    }
+
+    private void txLoop() {
+        while (true) {
+            TxBuf b;
+            try {
+                b = txQueue.take();
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (b == poison) {
+                return;
+            }
+            try {
+                b.bb.limit(b.off + b.len).position(b.off);
+                b.ch.send(b.bb, b.dst);
+                dev.txPackets.incrementAndGet();
+            } catch (IOException | RuntimeException e) {
+                dev.txErrors.incrementAndGet();
+            }
+            b.ch = null;
+            b.dst = null;
+            b.bb.clear();
+            txFree.offer(b);
+        }
+    }
+
+    // ================================================================== receive
+
+    /** A receive buffer and the transport packet describing it. */
+    private final class RxSlot implements RvtPacket.Owner {
+        final RvtPacket pkt = new RvtPacket();
+        final byte[] buf = new byte[HEADROOM + MAX_DATAGRAM];
+        final ByteBuffer bb = ByteBuffer.wrap(buf);
+        private int refs;
+
+        @Override
+        public void retain(RvtPacket p) {
+            synchronized (rxFree) {
+                refs++;
+            }
+        }
+
+        @Override
+        public void release(RvtPacket p) {
+            done();
+        }
+
+        @Override
+        public void retainPayload(RvtPacket p) {
+            // the payload lives in this slot's buffer, which stays ours while the packet is retained
+            p.payloadStable = true;
+        }
+
+        void done() {
+            synchronized (rxFree) {
+                if (--refs > 0) {
+                    return;
+                }
+                pkt.clear();
+                rxFree.addFirst(this);
+            }
+        }
+    }
+
+    private RxSlot takeSlot() {
+        RxSlot s;
+        synchronized (rxFree) {
+            s = rxFree.pollFirst();
+            if (s == null) {
+                s = new RxSlot();
+            }
+            s.refs = 1;
+        }
+        s.pkt.clear();
+        s.pkt.owner = s;
+        s.bb.clear().position(HEADROOM);
+        return s;
+    }
+
+    private void rxLoop() {
+        RxSlot slot = null;
+        try {
+            while (!closed) {
+                selector.select();
+                if (closed) {
+                    break;
+                }
+                applyRebind();
+                Set<SelectionKey> keys = selector.selectedKeys();
+                for (SelectionKey k : keys) {
+                    if (!k.isValid()) {
+                        continue;
+                    }
+                    DatagramChannel ch = (DatagramChannel) k.channel();
+                    InetAddress local = (InetAddress) k.attachment();
+                    while (!closed) {
+                        if (slot == null) {
+                            slot = takeSlot();
+                        }
+                        SocketAddress from;
+                        try {
+                            from = ch.receive(slot.bb);
+                        } catch (IOException e) {
+                            dev.rxDropped.incrementAndGet();
+                            break;
+                        }
+                        if (from == null) {
+                            break;
+                        }
+                        RxSlot s = slot;
+                        slot = null;
+                        try {
+                            handle(s, (InetSocketAddress) from, local);
+                        } finally {
+                            s.done();
+                        }
+                    }
+                }
+                keys.clear();
+            }
+        } catch (IOException | java.nio.channels.ClosedSelectorException e) {
+            // closing
+        }
+    }
+
+    /** One datagram: ICRC check, header split, the RoCE fields, then the transport. */
+    private void handle(RxSlot s, InetSocketAddress from, InetAddress local) {
+        byte[] b = s.buf;
+        int n = s.bb.position() - HEADROOM;
+        if (n < RxeWire.BTH + RxeWire.ICRC || s.bb.remaining() == 0) {
+            dev.rxDropped.incrementAndGet();
+            return;
+        }
+        InetAddress srcIp = from.getAddress();
+        boolean v4 = local instanceof Inet4Address;
+        if ((srcIp instanceof Inet4Address) != v4) {
+            dev.rxDropped.incrementAndGet();
+            return;
+        }
+        int ip;
+        if (v4) {
+            ip = RxeWire.IP6 - RxeWire.IP4;
+            RxeWire.pseudo4(b, ip, srcIp.getAddress(), local.getAddress(), from.getPort(), params.udpPort, n);
+        } else {
+            ip = 0;
+            RxeWire.pseudo6(b, ip, srcIp.getAddress(), local.getAddress(), from.getPort(), params.udpPort, n);
+        }
+        if (!Icrc.verifyRoceV2(b, ip, HEADROOM - ip + n)) {
+            dev.rxCrcErrors.incrementAndGet();
+            return;
+        }
+        int hl = RxeWire.headerLength(b[HEADROOM]);
+        int pad = (b[HEADROOM + 1] >>> 4) & 3;
+        int payload = n - hl - pad - RxeWire.ICRC;
+        if (hl == 0 || hl > RvtPacket.MAX_HDR || payload < 0) {
+            dev.rxDropped.incrementAndGet();
+            return;
+        }
+        RvtPacket r = s.pkt;
+        System.arraycopy(b, HEADROOM, r.hdr, 0, hl);
+        r.hdrLen = hl;
+        r.padCount = pad;
+        r.payload = payload > 0 ? s.bb : null;
+        r.payloadOffset = HEADROOM + hl;
+        r.payloadLength = payload;
+        r.payloadStable = false;
+        r.port = 1;
+        r.hasGrh = true;
+        if (v4) {
+            java.util.Arrays.fill(r.grh, 0, 20, (byte) 0);
+            System.arraycopy(b, ip, r.grh, 20, RxeWire.IP4);
+            r.sgidHi = 0;
+            r.sgidLo = 0xFFFF_0000_0000L | (get32(b, ip + 12) & 0xFFFF_FFFFL);
+            r.dgidHi = 0;
+            r.dgidLo = 0xFFFF_0000_0000L | (get32(b, ip + 16) & 0xFFFF_FFFFL);
+            r.networkHdrType = 2;
+        } else {
+            System.arraycopy(b, 0, r.grh, 0, RxeWire.IP6);
+            r.sgidHi = get64(b, 8);
+            r.sgidLo = get64(b, 16);
+            r.dgidHi = get64(b, 24);
+            r.dgidLo = get64(b, 32);
+            r.networkHdrType = 3;
+        }
+        r.vlanId = -1;
+        dev.rxPackets.incrementAndGet();
+        dev.deliver(r);
+    }
+
+    private static int get32(byte[] b, int o) {
+        return (b[o] & 0xFF) << 24 | (b[o + 1] & 0xFF) << 16 | (b[o + 2] & 0xFF) << 8 | b[o + 3] & 0xFF;
+    }
+
+    private static long get64(byte[] b, int o) {
+        return (long) get32(b, o) << 32 | get32(b, o + 4) & 0xFFFF_FFFFL;
+    }
+
+    // ================================================================== close
+
+    /** @return whether both device threads have ended */
+    boolean threadsEnded() {
+        return !rxThread.isAlive() && !txThread.isAlive();
+    }
+
+    /** Every socket this device has open (receive and send), for tests and diagnostics. */
+    synchronized List<DatagramChannel> channels() {
+        List<DatagramChannel> l = new ArrayList<>(rx.values());
+        for (SendSide s : sides.values()) {
+            synchronized (s) {
+                for (DatagramChannel c : s.bySport) {
+                    if (c != null && !l.contains(c)) {
+                        l.add(c);
+                    }
+                }
+                if (s.fallback != null && !l.contains(s.fallback)) {
+                    l.add(s.fallback);
+                }
+            }
+        }
+        return l;
+    }
+
+    /**
+     * Flushes the send queue, stops both threads and closes every socket. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        // the send thread drains what is queued, then meets the poison
+        txQueue.add(poison);
+        join(txThread);
+        closed = true;
+        selector.wakeup();
+        join(rxThread);
+        closeSockets();
+    }
+
+    private static void join(Thread t) {
+        if (t == null) {
+            return;
+        }
+        try {
+            t.join(JOIN_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private synchronized void closeSockets() {
+        for (DatagramChannel c : rx.values()) {
+            quietClose(c);
+        }
+        rx.clear();
+        for (SendSide s : sides.values()) {
+            synchronized (s) {
+                for (int i = 0; i < s.bySport.length; i++) {
+                    if (s.bySport[i] != null) {
+                        quietClose(s.bySport[i]);
+                        s.bySport[i] = null;
+                    }
+                }
+                if (s.fallback != null) {
+                    quietClose(s.fallback);
+                    s.fallback = null;
+                }
+            }
+        }
+        try {
+            selector.close();
+        } catch (IOException ignored) {
+            // nothing to do
+        }
+    }
+
+    private static void quietClose(DatagramChannel c) {
+        try {
+            c.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+    }
+}

@@ -1,0 +1,297 @@
+package org.rdma.hca.rxe.internal;
+
+import java.lang.reflect.Proxy;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import org.rdma.rvt.RvtDevice;
+import org.rdma.verbs.AhAttr;
+import org.rdma.verbs.CqInitAttr;
+import org.rdma.verbs.IbAh;
+import org.rdma.verbs.IbCq;
+import org.rdma.verbs.IbDevice;
+import org.rdma.verbs.IbEvent;
+import org.rdma.verbs.IbEventType;
+import org.rdma.verbs.IbMr;
+import org.rdma.verbs.IbPd;
+import org.rdma.verbs.IbQp;
+import org.rdma.verbs.IbSrq;
+import org.rdma.verbs.MrType;
+import org.rdma.verbs.QpInitAttr;
+import org.rdma.verbs.QpType;
+import org.rdma.verbs.SgEntry;
+import org.rdma.verbs.SigType;
+import org.rdma.verbs.SrqInitAttr;
+import org.rdma.verbs.Wc;
+import org.rdma.verbs.spi.DeviceContext;
+import org.rdma.verbs.spi.DmaRegion;
+import org.rdma.verbs.spi.DmaSpace;
+import org.rdma.verbs.spi.MrMapTarget;
+import org.rdma.verbs.spi.ProviderAh;
+import org.rdma.verbs.spi.ProviderCq;
+import org.rdma.verbs.spi.ProviderMr;
+import org.rdma.verbs.spi.ProviderPd;
+import org.rdma.verbs.spi.ProviderQp;
+import org.rdma.verbs.spi.ProviderSrq;
+
+/** The core's role in miniature for one rxe device: a fake DeviceContext and verb helpers. */
+final class Host implements DeviceContext {
+    final RxeDevice dev;
+    final RvtDevice p;
+    final List<IbEvent> events = new ArrayList<>();
+    final Map<String, Integer> netdevs = new java.util.HashMap<>();
+    private final Map<Object, Object> providers = new IdentityHashMap<>();
+
+    Host(RxeDevice dev) {
+        this.dev = dev;
+        this.p = dev.provider();
+        p.attach(this);
+    }
+
+    // ---------------------------------------------------------------- DeviceContext
+    @Override
+    public IbDevice device() {
+        return null;
+    }
+
+    @Override
+    public synchronized void dispatchEvent(IbEvent event) {
+        events.add(event);
+    }
+
+    @Override
+    public void cqComplete(IbCq cq) {
+    }
+
+    @Override
+    public synchronized void setNetdev(int port, String netdev) {
+        netdevs.put(netdev, port);
+    }
+
+    @Override
+    public DmaSpace dma() {
+        return (addr, len) -> (DmaRegion) null;
+    }
+
+    @Override
+    public synchronized <T> T providerOf(Object coreObject, Class<T> type) {
+        return type.cast(providers.get(coreObject));
+    }
+
+    synchronized int count(IbEventType t, int port) {
+        int n = 0;
+        for (IbEvent e : events) {
+            if (e.type() == t && e.portNum() == port) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    synchronized void bind(Object core, Object provider) {
+        providers.put(core, provider);
+    }
+
+    // ---------------------------------------------------------------- objects
+    @SuppressWarnings("unchecked")
+    static <T> T proxy(Class<T> type, String name, Object pd) {
+        return (T) Proxy.newProxyInstance(Host.class.getClassLoader(), new Class<?>[] {type}, (pr, m, a) -> {
+            switch (m.getName()) {
+                case "toString": return name;
+                case "hashCode": return System.identityHashCode(pr);
+                case "equals": return pr == a[0];
+                case "pd": return pd;
+                default:
+                    Class<?> r = m.getReturnType();
+                    return r == int.class ? (Object) 0 : r == long.class ? (Object) 0L : r == boolean.class ? (Object) false : null;
+            }
+        });
+    }
+
+    record Pd(IbPd core, ProviderPd p) { }
+
+    record Cq(IbCq core, ProviderCq p) {
+        List<Wc> drain() {
+            List<Wc> out = new ArrayList<>();
+            Wc[] w = Wc.array(16);
+            int n;
+            while ((n = p.pollCq(16, w)) > 0) {
+                for (int i = 0; i < n; i++) {
+                    Wc c = new Wc();
+                    c.copyFrom(w[i]);
+                    out.add(c);
+                }
+            }
+            return out;
+        }
+    }
+
+    record Qp(IbQp core, ProviderQp p, Cq scq, Cq rcq) {
+        int qpn() {
+            return p.qpNum();
+        }
+    }
+
+    record Srq(IbSrq core, ProviderSrq p) { }
+
+    record Ah(IbAh core, ProviderAh p) { }
+
+    Pd allocPd() {
+        IbPd core = proxy(IbPd.class, "pd", null);
+        ProviderPd pp = p.allocPd(core);
+        bind(core, pp);
+        return new Pd(core, pp);
+    }
+
+    Cq createCq(int n) {
+        IbCq core = proxy(IbCq.class, "cq", null);
+        ProviderCq c = p.createCq(core, CqInitAttr.of(n, 0));
+        bind(core, c);
+        return new Cq(core, c);
+    }
+
+    Qp createQp(Pd pd, QpType type, int port, Srq srq) {
+        IbQp core = proxy(IbQp.class, type + " qp", pd.core());
+        Cq scq = createCq(512);
+        Cq rcq = createCq(512);
+        QpInitAttr init = new QpInitAttr();
+        init.qpType = type;
+        init.sqSigType = SigType.ALL_WR;
+        init.sendCq = scq.core();
+        init.recvCq = rcq.core();
+        init.srq = srq == null ? null : srq.core();
+        init.cap.maxSendWr = 128;
+        init.cap.maxRecvWr = 128;
+        init.cap.maxSendSge = 4;
+        init.cap.maxRecvSge = 4;
+        init.cap.maxInlineData = 64;
+        init.portNum = port;
+        ProviderQp q = p.createQp(core, pd.p(), init);
+        bind(core, q);
+        return new Qp(core, q, scq, rcq);
+    }
+
+    Srq createSrq(Pd pd, int maxWr) {
+        IbSrq core = proxy(IbSrq.class, "srq", pd.core());
+        SrqInitAttr init = new SrqInitAttr();
+        init.attr.maxWr = maxWr;
+        init.attr.maxSge = 4;
+        ProviderSrq s = p.createSrq(core, pd.p(), init);
+        bind(core, s);
+        return new Srq(core, s);
+    }
+
+    Ah createAh(Pd pd, AhAttr attr) {
+        IbAh core = proxy(IbAh.class, "ah", pd.core());
+        ProviderAh a = p.createAh(core, attr, 0);
+        bind(core, a);
+        return new Ah(core, a);
+    }
+
+    Mr regMr(Pd pd, ByteBuffer buf, long iova, int access) {
+        Mr mr = new Mr(pd.core(), MrType.USER);
+        mr.attach(p.regUserMr(mr, pd.p(), buf.slice(), iova, access), iova, buf.remaining());
+        bind(mr, mr.provider);
+        return mr;
+    }
+
+    /** The core's MR for tests. */
+    static final class Mr implements IbMr, MrMapTarget {
+        ProviderMr provider;
+        private final IbPd pd;
+        private final MrType type;
+        private int lkey;
+        private int rkey;
+        private long iova;
+        private long length;
+        private int pageSize;
+
+        Mr(IbPd pd, MrType type) {
+            this.pd = pd;
+            this.type = type;
+        }
+
+        void attach(ProviderMr pm, long iova, long length) {
+            this.provider = pm;
+            this.lkey = pm.lkey();
+            this.rkey = pm.rkey();
+            this.iova = iova;
+            this.length = length;
+        }
+
+        @Override
+        public IbDevice device() {
+            return null;
+        }
+
+        @Override
+        public IbPd pd() {
+            return pd;
+        }
+
+        @Override
+        public MrType type() {
+            return type;
+        }
+
+        @Override
+        public int lkey() {
+            return lkey;
+        }
+
+        @Override
+        public int rkey() {
+            return rkey;
+        }
+
+        @Override
+        public long iova() {
+            return iova;
+        }
+
+        @Override
+        public long length() {
+            return length;
+        }
+
+        @Override
+        public int pageSize() {
+            return pageSize;
+        }
+
+        @Override
+        public void setIova(long v) {
+            iova = v;
+        }
+
+        @Override
+        public void setLength(long v) {
+            length = v;
+        }
+
+        @Override
+        public void updateFastRegKey(int newKey) {
+            lkey = (lkey & 0xffffff00) | (newKey & 0xff);
+            rkey = (rkey & 0xffffff00) | (newKey & 0xff);
+            provider.keysUpdated(lkey, rkey);
+        }
+
+        @Override
+        public int mapMrSg(SgEntry[] sg, int nents, int[] sgOffset, int ps) {
+            this.pageSize = ps;
+            return provider.mapMrSg(this, sg, nents, sgOffset);
+        }
+
+        @Override
+        public int mapMrSgPi(SgEntry[] d, int dn, int[] doff, SgEntry[] m, int mn, int[] moff, int ps) {
+            return provider.mapMrSgPi(this, d, dn, doff, m, mn, moff);
+        }
+
+        @Override
+        public void dereg() {
+            provider.dereg();
+        }
+    }
+}
