@@ -1,11 +1,8 @@
 package org.rdma.hca.mlx4sim.internal;
 
-import java.util.Hashtable;
 import java.util.Locale;
 import java.util.Map;
 import org.osgi.framework.BundleContext;
-import org.osgi.framework.Constants;
-import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
@@ -13,6 +10,7 @@ import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.metatype.annotations.Designate;
 import org.rdma.fabric.Fabric;
+import org.rdma.rvt.RvtRegistration;
 import org.rdma.verbs.Errno;
 import org.rdma.verbs.LinkLayer;
 import org.rdma.verbs.RdmaException;
@@ -32,8 +30,7 @@ public final class Mlx4Component {
     /** The factory PID. */
     public static final String PID = "org.rdma.hca.mlx4sim";
 
-    private final Mlx4Device device;
-    private final ServiceRegistration<IbDeviceProvider> registration;
+    private final RvtRegistration registration;
 
     /**
      * Builds the device and registers the provider.
@@ -47,32 +44,15 @@ public final class Mlx4Component {
     @Activate
     public Mlx4Component(BundleContext context, @Reference(name = "fabric") Fabric fabric,
                          @Reference(name = "clock") IbClock clock, Mlx4Config config, Map<String, Object> props) {
-        this.device = new Mlx4Device(params(config, fabric, clock));
-        Hashtable<String, Object> sp = new Hashtable<>();
-        sp.put("mlx4.node.guid", String.format("%016x", device.nodeGuid()));
-        sp.put(Fabric.FABRIC_NAME, fabric.name());
-        Object pid = props.get(Constants.SERVICE_PID);
-        if (pid != null) {
-            sp.put("mlx4.config.pid", pid);
-        }
-        ServiceRegistration<IbDeviceProvider> reg;
-        try {
-            reg = context.registerService(IbDeviceProvider.class, device.provider(), sp);
-        } catch (RuntimeException e) {
-            device.close();
-            throw e;
-        }
-        this.registration = reg;
+        Mlx4Device device = new Mlx4Device(params(config, fabric, clock));
+        this.registration = RvtRegistration.register(context, device.provider(),
+                Map.of("mlx4.node.guid", String.format("%016x", device.nodeGuid()), Fabric.FABRIC_NAME, fabric.name()),
+                props, device::close);
     }
 
     @Deactivate
     void deactivate() {
-        try {
-            registration.unregister();
-        } catch (IllegalStateException alreadyGone) {
-            // the bundle is stopping
-        }
-        device.close();
+        registration.close();
     }
 
     /** Translates the configuration into device parameters. */

@@ -1,16 +1,14 @@
 package org.rdma.hca.rxe.internal;
 
-import java.util.Hashtable;
 import java.util.Map;
 import org.osgi.framework.BundleContext;
-import org.osgi.framework.Constants;
-import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.metatype.annotations.Designate;
+import org.rdma.rvt.RvtRegistration;
 import org.rdma.verbs.spi.IbDeviceProvider;
 import org.rdma.verbs.time.IbClock;
 
@@ -28,8 +26,7 @@ public final class RxeComponent {
     /** The factory PID. */
     public static final String PID = "org.rdma.hca.rxe";
 
-    private final RxeDevice device;
-    private final ServiceRegistration<IbDeviceProvider> registration;
+    private final RvtRegistration registration;
 
     /**
      * Builds the device and registers the provider.
@@ -42,32 +39,15 @@ public final class RxeComponent {
     @Activate
     public RxeComponent(BundleContext context, @Reference(name = "clock") IbClock clock, RxeConfig config,
                         Map<String, Object> props) {
-        this.device = new RxeDevice(RxeParams.of(config, clock));
-        Hashtable<String, Object> sp = new Hashtable<>();
-        sp.put("rxe.netdev", config.netdev());
-        sp.put("rxe.udp.port", config.udp_port());
-        sp.put("rxe.node.guid", String.format("%016x", device.nodeGuid()));
-        Object pid = props.get(Constants.SERVICE_PID);
-        if (pid != null) {
-            sp.put("rxe.config.pid", pid);
-        }
-        ServiceRegistration<IbDeviceProvider> reg;
-        try {
-            reg = context.registerService(IbDeviceProvider.class, device.provider(), sp);
-        } catch (RuntimeException e) {
-            device.close();
-            throw e;
-        }
-        this.registration = reg;
+        RxeDevice device = new RxeDevice(RxeParams.of(config, clock));
+        this.registration = RvtRegistration.register(context, device.provider(),
+                Map.of("rxe.netdev", config.netdev(), "rxe.udp.port", config.udp_port(),
+                        "rxe.node.guid", String.format("%016x", device.nodeGuid())),
+                props, device::close);
     }
 
     @Deactivate
     void deactivate() {
-        try {
-            registration.unregister();
-        } catch (IllegalStateException alreadyGone) {
-            // the bundle is stopping
-        }
-        device.close();
+        registration.close();
     }
 }
