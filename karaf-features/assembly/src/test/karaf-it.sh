@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Integration test of the RDMA Karaf distribution: boots a copy of the unpacked assembly on
-# Java 17, waits for the ssh console to run the rdma commands, drives it with the OpenSSH client
+# Java 17, waits for the ssh console to run the rdma commands, measures the time until every
+# port of the default simulated fabric (etc/*.config: mlx4_0 and mlx4_1, port 1 InfiniBand
+# brought up by the subnet manager, port 2 RoCE) is ACTIVE, drives it with the OpenSSH client
 # (non-interactive, loopback only), checks the outputs, and stops Karaf, waiting for its JVM to
 # exit. Run by Maven in the integration-test phase of karaf-features/assembly:
 #
@@ -10,7 +12,8 @@
 # fresh copy with its own ssh port, the Karaf log and the test transcript (karaf-it.log).
 # Every failure exits non-zero after killing Karaf. The whole run is bounded by
 # KARAF_IT_TIMEOUT seconds (default 600); booting to a working shell by KARAF_IT_BOOT_TIMEOUT
-# (default 180). KARAF_IT_SSH_PORT forces the ssh port (default: the first free one from 8101).
+# (default 180); boot to all default ports ACTIVE by KARAF_IT_ACTIVE_TIMEOUT (default 120, from
+# the start of Karaf; the target of under 10 s is reported, not asserted). KARAF_IT_SSH_PORT forces the ssh port (default: the first free one from 8101).
 set -euo pipefail
 
 # ---------------------------------------------------------------- outer bound
@@ -24,6 +27,9 @@ fi
 ASSEMBLY=$(cd "$1" && pwd)
 WORK=$2
 BOOT_TIMEOUT=${KARAF_IT_BOOT_TIMEOUT:-180}
+ACTIVE_TIMEOUT=${KARAF_IT_ACTIVE_TIMEOUT:-120}
+# The ports of the default fabric (etc/org.rdma.hca.mlx4sim-{a,b}.config).
+DEFAULT_PORTS="mlx4_0/1 mlx4_0/2 mlx4_1/1 mlx4_1/2"
 CYCLES=20
 # Threads may differ by a few between two samples (Karaf's resolver and Event Admin pools); a
 # leak of one thread per install/uninstall cycle shows as +CYCLES.
@@ -147,6 +153,39 @@ thread_count() {
         | grep -cvE '^session-[0-9]+-thread-[0-9]+$' || true
 }
 
+# inactive_ports LINK_OUTPUT: prints the default ports that rdma:link does not show ACTIVE
+# ("link mlx4_0/1 subnet_prefix ... lid 3 sm_lid 1 lmc 0 state ACTIVE ..." for InfiniBand,
+# "link mlx4_0/2 state ACTIVE ... netdev eth2" for RoCE).
+inactive_ports() {
+    local p missing=
+    for p in $DEFAULT_PORTS; do
+        grep -qE "^link $p( .*)? state ACTIVE( |\$)" <<<"$1" || missing="$missing $p"
+    done
+    echo "${missing# }"
+}
+
+# wait_ports_active SINCE_MS TIMEOUT_S WHAT: polls rdma:link (every 0.2 s) until every default
+# port is ACTIVE; sets ACTIVE_MS to the time since SINCE_MS, or fails after TIMEOUT_S seconds
+# (counted from SINCE_MS) naming the ports that are not ACTIVE.
+ACTIVE_MS=
+wait_ports_active() {
+    local since=$1 limit=$(( $1 + $2 * 1000 )) what=$3 out missing=unknown polls=0
+    while :; do
+        polls=$((polls + 1))
+        out=$(kssh "rdma:link") || true
+        missing=$(inactive_ports "$out")
+        [ -z "$missing" ] && break
+        [ "$(now_ms)" -lt "$limit" ] || {
+            { echo "karaf@rdma> rdma:link"; echo "$out"; } >>"$TRANSCRIPT"
+            die "$what: not every default port ACTIVE after $2 s ($polls polls); not ACTIVE: $missing; rdma:link printed:
+$out"
+        }
+        sleep 0.2
+    done
+    ACTIVE_MS=$(( $(now_ms) - since ))
+    { echo "karaf@rdma> rdma:link"; echo "$out"; echo "(exit 0)"; } >>"$TRANSCRIPT"
+}
+
 # ---------------------------------------------------------------- prepare
 rm -rf "$WORK"
 mkdir -p "$WORK"
@@ -200,22 +239,43 @@ done
 boot_ms=$(( $(now_ms) - t0 ))
 log "boot to a working shell: ${boot_ms} ms ($tries polls)"
 
+# ---------------------------------------------------------------- the default fabric
+# Boot features rdma-mlx4sim, rdma-mad and rdma-sm with etc/*.config (the embedded runtime's):
+# fabric "default", host-a and host-b (mlx4_0, mlx4_1), the subnet manager on host-a port 1.
+wait_ports_active "$t0" "$ACTIVE_TIMEOUT" "boot"
+active_ms=$ACTIVE_MS
+log "boot to all default ports ACTIVE: ${active_ms} ms (target < 10000 ms, reported only)"
+
 # ---------------------------------------------------------------- the distribution
 run "feature:list -i"
-grep -qE '^rdma-core[[:space:]│|]' <<<"$OUT" || die "rdma-core is not an installed feature: $OUT"
-log "feature:list -i: rdma-core installed"
+for f in rdma-core rdma-rvt rdma-fabric rdma-mlx4sim rdma-mad rdma-sm; do
+    grep -qE "^$f[[:space:]│|]" <<<"$OUT" || die "$f is not an installed feature: $OUT"
+done
+log "feature:list -i: rdma-core, rdma-mlx4sim (with rdma-rvt, rdma-fabric), rdma-mad, rdma-sm installed"
 
 run "bundle:list -s -t 0 --no-format"
-for b in org.rdma.verbs.api org.rdma.core org.rdma.shell org.rdma.karaf; do
+for b in org.rdma.verbs.api org.rdma.core org.rdma.shell org.rdma.karaf org.rdma.rvt org.rdma.fabric \
+        org.rdma.hca.mlx4sim org.rdma.mad org.rdma.sm; do
     grep -qE "Active.*[[:space:]]$b([[:space:]]|\$)" <<<"$OUT" || die "bundle $b is not Active: $OUT"
 done
-log "rdma-core bundles active"
+log "rdma bundles active"
 
 # ---------------------------------------------------------------- the rdma commands
-run "rdma:dev"
-log "rdma:dev: exit 0, $(grep -c . <<<"$OUT" || true) device line(s)"
-run "rdma:res"
-log "rdma:res: exit 0"
+# check_default_devices: rdma:dev and rdma:res show host-a and host-b as mlx4_0 and mlx4_1.
+check_default_devices() {
+    run "rdma:dev"
+    [ "$(grep -cE '^[0-9]+: mlx4_[01]: node_type ca ' <<<"$OUT")" -eq 2 ] || die "rdma:dev does not show mlx4_0 and mlx4_1: $OUT"
+    expect "node_guid 0002:c903:0000:0a00"
+    expect "node_guid 0002:c903:0000:0b00"
+    run "rdma:res"
+    [ "$(grep -cE '^[0-9]+: mlx4_[01]: pd ' <<<"$OUT")" -eq 2 ] || die "rdma:res does not show mlx4_0 and mlx4_1: $OUT"
+}
+check_default_devices
+log "rdma:dev, rdma:res: mlx4_0 and mlx4_1 (host-a, host-b)"
+
+run "ibv_rc_pingpong -d mlx4_0 -i 1 --peer-device mlx4_1 -i 1 -n 200 -s 4096"
+expect "200 iters in"
+log "ibv_rc_pingpong mlx4_0/1 <-> mlx4_1/1 through sw0: $(grep -F 'iters in' <<<"$OUT" | head -n 1)"
 run "rdma:clients"
 expect "ID  NAME  SERVICE.ID  DEVICES"
 expect "failed providers and clients:"
@@ -230,41 +290,42 @@ grep -qF ENODEV <<<"$out" || die "rdma:dev no_such_device did not report ENODEV:
 log "rdma:dev no_such_device: ENODEV, exit $status"
 
 # ---------------------------------------------------------------- driver load / unload
-run "rdma:driver-load fabric"
-expect "rdma-fabric"
-expect "loaded"
 run "service:list org.rdma.fabric.Fabric"
-expect "fabric.name = fabric0"
-expect "fabric.nodes = 3"
+expect "fabric.name = default"
 run "config:meta org.rdma.fabric"
 expect "Topology file"
-run "rdma:driver-unload fabric"
-expect "unloaded"
+run "rdma:driver-load fabric"
+expect "already loaded"
 status=0
 out=$(kssh "rdma:driver-load no_such_driver") || status=$?
 { echo "karaf@rdma> rdma:driver-load no_such_driver"; echo "$out"; echo "(exit $status)"; } >>"$TRANSCRIPT"
 grep -qF ENOENT <<<"$out" || die "rdma:driver-load no_such_driver did not report ENOENT: $out"
 [ "$status" -ne 0 ] || die "rdma:driver-load no_such_driver exited 0"
-log "rdma:driver-load/-unload fabric: fabric0 (3 nodes) up and gone; unknown driver: ENOENT, exit $status"
+log "fabric \"default\" up (rdma-fabric already loaded); unknown driver: ENOENT, exit $status"
 
-# The simulated ConnectX-3s of etc/org.rdma.hca.mlx4sim-node0{1,2}.cfg register with the core
-# when their driver is loaded, and are gone, with their resources, when it is unloaded.
-run "rdma:driver-load mlx4sim"
-expect "rdma-mlx4sim"
-run "rdma:dev"
-[ "$(grep -cE '^[0-9]+: mlx4_[0-9]+: node_type ca ' <<<"$OUT")" -eq 2 ] || die "rdma:dev does not show two mlx4 devices: $OUT"
-expect "node_guid 0002:c903:00a1:b2c0"
-run "rdma:res"
-[ "$(grep -cE '^[0-9]+: mlx4_[0-9]+: pd ' <<<"$OUT")" -eq 2 ] || die "rdma:res does not show two mlx4 devices: $OUT"
+# The simulated ConnectX-3s of etc/org.rdma.hca.mlx4sim-{a,b}.config unregister, with their
+# resources, when their driver (booted) is unloaded, and register again when it is loaded; the
+# subnet manager (rdma-sm stays) brings their InfiniBand ports back up at its next sweep.
 run "rdma:driver-unload mlx4sim"
+expect "unloaded"
 run "rdma:dev"
 [ -z "$OUT" ] || die "devices left after rdma:driver-unload mlx4sim: $OUT"
 run "feature:list -i"
 grep -qE '^rdma-(mlx4sim|fabric|rvt)[[:space:]]' <<<"$OUT" && die "driver features left installed: $OUT"
-log "rdma:driver-load mlx4sim: rdma:dev and rdma:res show mlx4_0 and mlx4_1; rdma:driver-unload mlx4sim: none left"
+grep -qE '^rdma-sm[[:space:]]' <<<"$OUT" || die "rdma-sm was uninstalled with rdma-mlx4sim: $OUT"
+log "rdma:driver-unload mlx4sim: no devices left, rdma-mlx4sim, rdma-fabric, rdma-rvt uninstalled"
+t3=$(now_ms)
+run "rdma:driver-load mlx4sim"
+expect "rdma-mlx4sim"
+expect "loaded"
+wait_ports_active "$t3" 60 "rdma:driver-load mlx4sim"
+check_default_devices
+log "rdma:driver-load mlx4sim: mlx4_0 and mlx4_1 back, every port ACTIVE after ${ACTIVE_MS} ms"
 
 # ---------------------------------------------------------------- install/uninstall cycles
-# One warm-up cycle above (driver-load/unload); then the baseline.
+# One warm-up cycle above (driver-unload/load); then the baseline. The cycles install and
+# uninstall rdma-rxe (org.rdma.hca.rxe on the booted rdma-rvt; no rxe device is configured):
+# rdma-fabric, the old cycle's feature, is now a dependency of the booted rdma-mlx4sim.
 bundles0=$(bundle_count)
 threads0=$(thread_count)
 [ "${bundles0:-0}" -gt 0 ] || die "bundle:list shows no bundles"
@@ -272,17 +333,18 @@ threads0=$(thread_count)
 log "baseline: $bundles0 bundles, $threads0 threads (ssh session pools not counted)"
 t1=$(now_ms)
 for i in $(seq 1 "$CYCLES"); do
-    run "feature:install rdma-fabric"
-    run "feature:uninstall rdma-fabric"
+    run "feature:install rdma-rxe"
+    run "feature:uninstall rdma-rxe"
 done
 cycle_ms=$(( ($(now_ms) - t1) / CYCLES ))
 bundles1=$(bundle_count)
 threads1=$(thread_count)
-log "after $CYCLES x feature:install/uninstall rdma-fabric: $bundles1 bundles, $threads1 threads (${cycle_ms} ms per cycle)"
+log "after $CYCLES x feature:install/uninstall rdma-rxe: $bundles1 bundles, $threads1 threads (${cycle_ms} ms per cycle)"
 [ "$bundles1" -eq "$bundles0" ] || die "bundle count $bundles1 differs from the baseline $bundles0"
 [ "$threads1" -le $((threads0 + THREAD_SLACK)) ] || die "live threads grew from $threads0 to $threads1"
 run "feature:list -i"
-grep -qE '^rdma-fabric[[:space:]│|]' <<<"$OUT" && die "rdma-fabric still installed after uninstall"
+grep -qE '^rdma-rxe[[:space:]│|]' <<<"$OUT" && die "rdma-rxe still installed after uninstall"
+grep -qE '^rdma-mlx4sim[[:space:]│|]' <<<"$OUT" || die "rdma-mlx4sim was uninstalled with rdma-rxe"
 
 # ---------------------------------------------------------------- stop
 log "stopping Karaf (bin/stop)"
@@ -292,4 +354,4 @@ for _ in $(seq 1 300); do karaf_alive || break; sleep 0.2; done
 karaf_alive && die "the Karaf JVM is still running 60 s after bin/stop"
 KARAF_PGID=
 log "Karaf stopped; JVM gone after $(( $(now_ms) - t2 )) ms"
-log "OK: boot ${boot_ms} ms, $CYCLES install/uninstall cycles, bundles $bundles0 -> $bundles1, threads $threads0 -> $threads1"
+log "OK: boot ${boot_ms} ms, all default ports ACTIVE ${active_ms} ms, $CYCLES install/uninstall cycles, bundles $bundles0 -> $bundles1, threads $threads0 -> $threads1"
