@@ -1,5 +1,6 @@
 package org.rdma.hca.mlx4sim.internal;
 
+import org.rdma.rvt.testkit.Ops;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -84,7 +85,7 @@ class CaptureTest {
         Path f = dir.resolve("ib.pcap");
         try (Capture c = t.db.fabricPort(1).link().capture(f)) {
             t.bringUp();
-            new Ops(t.ha, t.hb, t.clock, () -> IbSubnetTest.ib(IbSubnetTest.LID_B),
+            new Ops(t.ha, t.hb, Ops.virtualTime(t.clock), () -> IbSubnetTest.ib(IbSubnetTest.LID_B),
                     () -> IbSubnetTest.ib(IbSubnetTest.LID_A), Mtu.MTU_2048).rc(false);
         } finally {
             t.tearDown();
@@ -115,7 +116,7 @@ class CaptureTest {
         t.start(-1);
         Path f = dir.resolve("roce.pcap");
         try (Capture c = t.da.fabricPort(1).link().capture(f)) {
-            Ops ops = new Ops(t.ha, t.hb, t.clock, () -> RoceTest.roceAv(t.ha, "192.168.7.2"),
+            Ops ops = new Ops(t.ha, t.hb, Ops.virtualTime(t.clock), () -> RoceTest.roceAv(t.ha, "192.168.7.2"),
                     () -> RoceTest.roceAv(t.hb, "192.168.7.1"), Mtu.MTU_1024);
             ops.rc(false);
             ops.ud();

@@ -1,5 +1,7 @@
 package org.rdma.hca.mlx4sim.internal;
 
+import org.rdma.rvt.testkit.Host;
+import org.rdma.rvt.testkit.Ops;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -128,8 +130,8 @@ class FabricReliabilityTest {
         fabric = Fabrics.create("ib", t, clock, SEED);
         da = IbSubnetTest.hca(fabric, clock, "HA", "hosta");
         db = IbSubnetTest.hca(fabric, clock, "HB", "hostb");
-        ha = new Host(da);
-        hb = new Host(db);
+        ha = new Host(da.provider());
+        hb = new Host(db.provider());
         Sm sm = new Sm(ha);
         set(sm, 0, LID_A, PortInfo.PORT_STATE_NOP);
         set(sm, 0, LID_SW, PortInfo.PORT_STATE_NOP, 1);
@@ -190,8 +192,8 @@ class FabricReliabilityTest {
         fabric = Fabrics.create("roce", Topology.builder().build(), clock, SEED);
         da = roce("hosta", 0x0002c90300c0ffe0L, "192.168.7.1");
         db = roce("hostb", 0x0002c90300c0ffd0L, "192.168.7.2");
-        ha = new Host(da);
-        hb = new Host(db);
+        ha = new Host(da.provider());
+        hb = new Host(db.provider());
     }
 
     Mlx4Device roce(String name, long guid, String ip) {

@@ -1,5 +1,7 @@
 package org.rdma.hca.mlx4sim.internal;
 
+import org.rdma.rvt.testkit.Host;
+import org.rdma.rvt.testkit.Ops;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -68,8 +70,8 @@ class IbSubnetTest {
         fabric = Fabrics.create("ib", topology(), clock, 1);
         da = hca(fabric, clock, "HA", "hosta");
         db = hca(fabric, clock, "HB", "hostb");
-        ha = new Host(da);
-        hb = new Host(db);
+        ha = new Host(da.provider());
+        hb = new Host(db.provider());
         sm = new Sm(ha);
     }
 
@@ -176,10 +178,10 @@ class IbSubnetTest {
         assertEquals(1, hb.count(IbEventType.PORT_ACTIVE, 1));
         assertEquals(LID_B, db.provider().queryPort(1).lid);
         assertEquals(LID_A, db.provider().queryPort(1).smLid);
-        Ops ops = new Ops(ha, hb, clock, () -> ib(LID_B), () -> ib(LID_A), Mtu.MTU_2048);
+        Ops ops = new Ops(ha, hb, Ops.virtualTime(clock), () -> ib(LID_B), () -> ib(LID_A), Mtu.MTU_2048);
         assertEquals(11, ops.all(true));
         // GRH on IB: UD with a global route
-        Ops g = new Ops(ha, hb, clock, () -> {
+        Ops g = new Ops(ha, hb, Ops.virtualTime(clock), () -> {
             AhAttr a = ib(LID_B);
             a.setGrh(db.provider().queryGid(1, 0).gid, 0x1234, 0, 64, 0, null);
             return a;
@@ -315,7 +317,7 @@ class IbSubnetTest {
     @Test
     void pmaCountersMoveWithTraffic() {
         bringUp();
-        Ops ops = new Ops(ha, hb, clock, () -> ib(LID_B), () -> ib(LID_A), Mtu.MTU_2048);
+        Ops ops = new Ops(ha, hb, Ops.virtualTime(clock), () -> ib(LID_B), () -> ib(LID_A), Mtu.MTU_2048);
         PortCounters before = portCounters();
         ops.uc();
         PortCounters after = portCounters();

@@ -1,5 +1,7 @@
 package org.rdma.hca.mlx4sim.internal;
 
+import org.rdma.rvt.testkit.Host;
+import org.rdma.rvt.testkit.Ops;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -54,8 +56,8 @@ class RoceTest {
         fabric = Fabrics.create("roce", Topology.builder().build(), clock, 1);
         da = roce("hosta", 0x0002c90300c0ffe0L, "192.168.7.1,fd00::1", vlan);
         db = roce("hostb", 0x0002c90300c0ffd0L, "192.168.7.2,fd00::2", vlan);
-        ha = new Host(da);
-        hb = new Host(db);
+        ha = new Host(da.provider());
+        hb = new Host(db.provider());
     }
 
     @AfterEach
@@ -109,7 +111,7 @@ class RoceTest {
     @Test
     void rcUcUdOverRoceV2Ipv4WithArpAtAhCreationAndRtr() {
         start(-1);
-        Ops ops = new Ops(ha, hb, clock, () -> roceAv(ha, "192.168.7.2"), () -> roceAv(hb, "192.168.7.1"), Mtu.MTU_1024);
+        Ops ops = new Ops(ha, hb, Ops.virtualTime(clock), () -> roceAv(ha, "192.168.7.2"), () -> roceAv(hb, "192.168.7.1"), Mtu.MTU_1024);
         assertEquals(11, ops.all(true));
         EthernetPort pa = (EthernetPort) da.fabricPort(1);
         assertEquals(((EthernetPort) db.fabricPort(1)).macAddress(), pa.neighbours().get(RoceGids.parse("192.168.7.2")));
@@ -119,7 +121,7 @@ class RoceTest {
     @Test
     void rcAndUdOverRoceV2Ipv6WithNeighbourDiscoveryAndVlan() {
         start(5);
-        Ops ops = new Ops(ha, hb, clock, () -> roceAv(ha, "fd00::2"), () -> roceAv(hb, "fd00::1"), Mtu.MTU_1024);
+        Ops ops = new Ops(ha, hb, Ops.virtualTime(clock), () -> roceAv(ha, "fd00::2"), () -> roceAv(hb, "fd00::1"), Mtu.MTU_1024);
         assertEquals(8, ops.rc(false));
         assertEquals(1, ops.ud());
         assertNotNull(((EthernetPort) da.fabricPort(1)).neighbours().get(RoceGids.parse("fd00::2")));

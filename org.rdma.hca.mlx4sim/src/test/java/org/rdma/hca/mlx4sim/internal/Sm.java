@@ -1,5 +1,6 @@
 package org.rdma.hca.mlx4sim.internal;
 
+import org.rdma.rvt.testkit.Host;
 import java.nio.ByteBuffer;
 import java.util.List;
 import org.rdma.verbs.AccessFlags;
@@ -123,7 +124,7 @@ final class Sm {
             Smp s = new Smp().unpack(mad(wc), 0);
             if (s.method == MadHdr.IB_MGMT_METHOD_GET_RESP) {
                 if (s.isDirectedRoute()) {
-                    DrSmp.Decision d = DrSmp.receive(s, false, 1, h.dev.numPorts());
+                    DrSmp.Decision d = DrSmp.receive(s, false, 1, h.p.info().physPortCnt);
                     if (d.verdict() != DrSmp.Verdict.HANDLE) {
                         throw new AssertionError("returning SMP not for us: " + d);
                     }

@@ -1,5 +1,6 @@
 package org.rdma.hca.rxe.internal;
 
+import org.rdma.rvt.testkit.Ops;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;

@@ -1,5 +1,6 @@
 package org.rdma.hca.rxe.internal;
 
+import org.rdma.rvt.testkit.Host;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -35,7 +36,7 @@ class GidChangeTest {
             p.clock = clock;
             RxeDevice d = new RxeDevice(p);
             try {
-                Host h = new Host(d);
+                Host h = new Host(d.provider());
                 Gid g = Gid.fromIp(InetAddress.getByName(EXTRA));
                 assertFalse(has(d, g));
                 assumeTrue(CaptureTest.run(List.of("ip", "addr", "add", EXTRA + "/32", "dev", "lo")) != null,

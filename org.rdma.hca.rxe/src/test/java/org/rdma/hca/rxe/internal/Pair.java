@@ -1,5 +1,7 @@
 package org.rdma.hca.rxe.internal;
 
+import org.rdma.rvt.testkit.Host;
+import org.rdma.rvt.testkit.Ops;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -49,8 +51,8 @@ final class Pair implements AutoCloseable {
             throw e;
         }
         db = d;
-        ha = new Host(da);
-        hb = new Host(db);
+        ha = new Host(da.provider());
+        hb = new Host(db.provider());
     }
 
     RxeDevice device(int port, int remote) {
@@ -122,7 +124,7 @@ final class Pair implements AutoCloseable {
     }
 
     Ops ops(String ipB, String ipA) {
-        return new Ops(ha, hb, () -> av(ha, ipB), () -> av(hb, ipA), org.rdma.verbs.Mtu.MTU_1024);
+        return new Ops(ha, hb, Ops.realTime(), () -> av(ha, ipB), () -> av(hb, ipA), org.rdma.verbs.Mtu.MTU_1024);
     }
 
     @Override

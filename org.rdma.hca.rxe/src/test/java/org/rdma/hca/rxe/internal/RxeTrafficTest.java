@@ -1,5 +1,7 @@
 package org.rdma.hca.rxe.internal;
 
+import org.rdma.rvt.testkit.Host;
+import org.rdma.rvt.testkit.Ops;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -92,7 +94,7 @@ class RxeTrafficTest {
     void fullSendQueueAnswersEagainAndRvtRetries() throws Exception {
         pair.close();
         pair = new Pair(16);
-        Ops ops = new Ops(pair.ha, pair.hb, () -> Pair.av(pair.ha, "::1"), () -> Pair.av(pair.hb, "::1"), Mtu.MTU_256);
+        Ops ops = new Ops(pair.ha, pair.hb, Ops.realTime(), () -> Pair.av(pair.ha, "::1"), () -> Pair.av(pair.hb, "::1"), Mtu.MTU_256);
         Host.Qp qa = pair.ha.createQp(ops.pa, org.rdma.verbs.QpType.RC, 1, null);
         Host.Qp qb = pair.hb.createQp(ops.pb, org.rdma.verbs.QpType.RC, 1, null);
         Ops.toRts(qa, org.rdma.verbs.QpType.RC, Pair.av(pair.ha, "::1"), qb.qpn(), Mtu.MTU_256, 1);
@@ -104,7 +106,7 @@ class RxeTrafficTest {
             w.rkey = ops.mb.rkey();
             assertEquals(0, qa.p().postSend(w, null));
         }
-        java.util.List<org.rdma.verbs.Wc> wc = Ops.await(qa.scq(), 4);
+        java.util.List<org.rdma.verbs.Wc> wc = Ops.realTime().await(qa.scq(), 4);
         Ops.assertSuccess(wc);
         ops.same(0, 0, 64000);
         assertTrue(pair.da.txBusy() > 0, "250 packets through a queue of 16 meet back-pressure");

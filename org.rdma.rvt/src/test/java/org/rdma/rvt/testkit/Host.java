@@ -1,4 +1,4 @@
-package org.rdma.hca.rxe.internal;
+package org.rdma.rvt.testkit;
 
 import java.lang.reflect.Proxy;
 import java.nio.ByteBuffer;
@@ -36,17 +36,18 @@ import org.rdma.verbs.spi.ProviderPd;
 import org.rdma.verbs.spi.ProviderQp;
 import org.rdma.verbs.spi.ProviderSrq;
 
-/** The core's role in miniature for one rxe device: a fake DeviceContext and verb helpers. */
-final class Host implements DeviceContext {
-    final RxeDevice dev;
-    final RvtDevice p;
-    final List<IbEvent> events = new ArrayList<>();
-    final Map<String, Integer> netdevs = new java.util.HashMap<>();
+/**
+ * The core's role in miniature for one rvt device (mlx4sim, rxe): a fake DeviceContext and verb
+ * helpers, shared by the drivers' tests through rvt's test jar.
+ */
+public final class Host implements DeviceContext {
+    public final RvtDevice p;
+    public final List<IbEvent> events = new ArrayList<>();
+    public final Map<String, Integer> netdevs = new java.util.HashMap<>();
     private final Map<Object, Object> providers = new IdentityHashMap<>();
 
-    Host(RxeDevice dev) {
-        this.dev = dev;
-        this.p = dev.provider();
+    public Host(RvtDevice provider) {
+        this.p = provider;
         p.attach(this);
     }
 
@@ -80,7 +81,7 @@ final class Host implements DeviceContext {
         return type.cast(providers.get(coreObject));
     }
 
-    synchronized int count(IbEventType t, int port) {
+    public synchronized int count(IbEventType t, int port) {
         int n = 0;
         for (IbEvent e : events) {
             if (e.type() == t && e.portNum() == port) {
@@ -90,13 +91,13 @@ final class Host implements DeviceContext {
         return n;
     }
 
-    synchronized void bind(Object core, Object provider) {
+    public synchronized void bind(Object core, Object provider) {
         providers.put(core, provider);
     }
 
     // ---------------------------------------------------------------- objects
     @SuppressWarnings("unchecked")
-    static <T> T proxy(Class<T> type, String name, Object pd) {
+    public static <T> T proxy(Class<T> type, String name, Object pd) {
         return (T) Proxy.newProxyInstance(Host.class.getClassLoader(), new Class<?>[] {type}, (pr, m, a) -> {
             switch (m.getName()) {
                 case "toString": return name;
@@ -110,10 +111,10 @@ final class Host implements DeviceContext {
         });
     }
 
-    record Pd(IbPd core, ProviderPd p) { }
+    public record Pd(IbPd core, ProviderPd p) { }
 
-    record Cq(IbCq core, ProviderCq p) {
-        List<Wc> drain() {
+    public record Cq(IbCq core, ProviderCq p) {
+        public List<Wc> drain() {
             List<Wc> out = new ArrayList<>();
             Wc[] w = Wc.array(16);
             int n;
@@ -128,31 +129,31 @@ final class Host implements DeviceContext {
         }
     }
 
-    record Qp(IbQp core, ProviderQp p, Cq scq, Cq rcq) {
-        int qpn() {
+    public record Qp(IbQp core, ProviderQp p, Cq scq, Cq rcq) {
+        public int qpn() {
             return p.qpNum();
         }
     }
 
-    record Srq(IbSrq core, ProviderSrq p) { }
+    public record Srq(IbSrq core, ProviderSrq p) { }
 
-    record Ah(IbAh core, ProviderAh p) { }
+    public record Ah(IbAh core, ProviderAh p) { }
 
-    Pd allocPd() {
+    public Pd allocPd() {
         IbPd core = proxy(IbPd.class, "pd", null);
         ProviderPd pp = p.allocPd(core);
         bind(core, pp);
         return new Pd(core, pp);
     }
 
-    Cq createCq(int n) {
+    public Cq createCq(int n) {
         IbCq core = proxy(IbCq.class, "cq", null);
         ProviderCq c = p.createCq(core, CqInitAttr.of(n, 0));
         bind(core, c);
         return new Cq(core, c);
     }
 
-    Qp createQp(Pd pd, QpType type, int port, Srq srq) {
+    public Qp createQp(Pd pd, QpType type, int port, Srq srq) {
         IbQp core = proxy(IbQp.class, type + " qp", pd.core());
         Cq scq = createCq(512);
         Cq rcq = createCq(512);
@@ -173,7 +174,7 @@ final class Host implements DeviceContext {
         return new Qp(core, q, scq, rcq);
     }
 
-    Srq createSrq(Pd pd, int maxWr) {
+    public Srq createSrq(Pd pd, int maxWr) {
         IbSrq core = proxy(IbSrq.class, "srq", pd.core());
         SrqInitAttr init = new SrqInitAttr();
         init.attr.maxWr = maxWr;
@@ -183,14 +184,14 @@ final class Host implements DeviceContext {
         return new Srq(core, s);
     }
 
-    Ah createAh(Pd pd, AhAttr attr) {
+    public Ah createAh(Pd pd, AhAttr attr) {
         IbAh core = proxy(IbAh.class, "ah", pd.core());
         ProviderAh a = p.createAh(core, attr, 0);
         bind(core, a);
         return new Ah(core, a);
     }
 
-    Mr regMr(Pd pd, ByteBuffer buf, long iova, int access) {
+    public Mr regMr(Pd pd, ByteBuffer buf, long iova, int access) {
         Mr mr = new Mr(pd.core(), MrType.USER);
         mr.attach(p.regUserMr(mr, pd.p(), buf.slice(), iova, access), iova, buf.remaining());
         bind(mr, mr.provider);
@@ -198,7 +199,7 @@ final class Host implements DeviceContext {
     }
 
     /** The core's MR for tests. */
-    static final class Mr implements IbMr, MrMapTarget {
+    public static final class Mr implements IbMr, MrMapTarget {
         ProviderMr provider;
         private final IbPd pd;
         private final MrType type;
@@ -208,12 +209,12 @@ final class Host implements DeviceContext {
         private long length;
         private int pageSize;
 
-        Mr(IbPd pd, MrType type) {
+        public Mr(IbPd pd, MrType type) {
             this.pd = pd;
             this.type = type;
         }
 
-        void attach(ProviderMr pm, long iova, long length) {
+        public void attach(ProviderMr pm, long iova, long length) {
             this.provider = pm;
             this.lkey = pm.lkey();
             this.rkey = pm.rkey();

@@ -1,4 +1,4 @@
-package org.rdma.hca.rxe.internal;
+package org.rdma.rvt.testkit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -21,32 +21,76 @@ import org.rdma.verbs.Wc;
 import org.rdma.verbs.WcOpcode;
 import org.rdma.verbs.WcStatus;
 import org.rdma.verbs.WrOpcode;
+import org.rdma.verbs.time.VirtualClock;
 import java.util.ArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * RC, UC and UD traffic between two rxe devices over real sockets, data checked byte for byte.
- * Completions are awaited with a bounded real-time deadline.
+ * RC, UC and UD traffic between two hosts, data checked byte for byte. How completions are
+ * awaited is the {@link Waiter}: by advancing a virtual clock (simulated fabric) or by a bounded
+ * real-time poll (real sockets).
  */
-final class Ops {
-    static final long IOVA = 0x100000;
-    static final int QKEY = 0x11111111;
-    final Host a;
-    final Host b;
-    final Host.Pd pa;
-    final Host.Pd pb;
-    final ByteBuffer ba = ByteBuffer.allocate(1 << 16);
-    final ByteBuffer bb = ByteBuffer.allocate(1 << 16);
-    final Host.Mr ma;
-    final Host.Mr mb;
-    final Supplier<AhAttr> toB;
-    final Supplier<AhAttr> toA;
-    final Mtu mtu;
+public final class Ops {
+    /** Collects {@code n} completions from a CQ, or fails the test. */
+    @FunctionalInterface
+    public interface Waiter {
+        /** The completions, at least {@code n} unless the waiter's bound ran out. */
+        List<Wc> await(Host.Cq cq, int n);
+    }
 
-    Ops(Host a, Host b, Supplier<AhAttr> toB, Supplier<AhAttr> toA, Mtu mtu) {
+    /** Advances {@code clock} by 20 x 1 ms, then takes what the CQ holds. */
+    public static Waiter virtualTime(VirtualClock clock) {
+        return (cq, n) -> {
+            for (int i = 0; i < 20; i++) {
+                clock.advance(1, TimeUnit.MILLISECONDS);
+            }
+            return cq.drain();
+        };
+    }
+
+    /** How long a completion may take over real sockets before the test fails. */
+    public static final long WAIT_MS = 10_000;
+
+    /** Polls (bounded by {@link #WAIT_MS}) until the CQ held {@code n} completions. */
+    public static Waiter realTime() {
+        return (cq, n) -> {
+            List<Wc> got = new ArrayList<>();
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+            while (got.size() < n) {
+                got.addAll(cq.drain());
+                if (got.size() >= n) {
+                    break;
+                }
+                if (System.nanoTime() - deadline > 0) {
+                    throw new AssertionError("only " + got.size() + " of " + n + " completions within " + WAIT_MS
+                            + " ms: " + got);
+                }
+                LockSupport.parkNanos(200_000);
+            }
+            return got;
+        };
+    }
+
+    public static final long IOVA = 0x100000;
+    public static final int QKEY = 0x11111111;
+    public final Host a;
+    public final Host b;
+    public final Waiter waiter;
+    public final Host.Pd pa;
+    public final Host.Pd pb;
+    public final ByteBuffer ba = ByteBuffer.allocate(1 << 16);
+    public final ByteBuffer bb = ByteBuffer.allocate(1 << 16);
+    public final Host.Mr ma;
+    public final Host.Mr mb;
+    public final Supplier<AhAttr> toB;
+    public final Supplier<AhAttr> toA;
+    public final Mtu mtu;
+
+    public Ops(Host a, Host b, Waiter waiter, Supplier<AhAttr> toB, Supplier<AhAttr> toA, Mtu mtu) {
         this.a = a;
         this.b = b;
+        this.waiter = waiter;
         this.toB = toB;
         this.toA = toA;
         this.mtu = mtu;
@@ -60,7 +104,7 @@ final class Ops {
         mb = b.regMr(pb, bb, IOVA, acc);
     }
 
-    static void toRts(Host.Qp q, QpType type, AhAttr av, int dqpn, Mtu mtu, int port) {
+    public static void toRts(Host.Qp q, QpType type, AhAttr av, int dqpn, Mtu mtu, int port) {
         QpAttr at = new QpAttr();
         at.qpState = QpState.INIT;
         at.pkeyIndex = 0;
@@ -103,27 +147,7 @@ final class Ops {
         q.p().modify(at, m);
     }
 
-    /** How long a completion may take over loopback sockets before the test fails. */
-    static final long WAIT_MS = 10_000;
-
-    /** Waits (bounded) until {@code cq} holds {@code n} completions and returns them. */
-    static List<Wc> await(Host.Cq cq, int n) {
-        List<Wc> got = new ArrayList<>();
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
-        while (got.size() < n) {
-            got.addAll(cq.drain());
-            if (got.size() >= n) {
-                break;
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("only " + got.size() + " of " + n + " completions within " + WAIT_MS + " ms: " + got);
-            }
-            LockSupport.parkNanos(200_000);
-        }
-        return got;
-    }
-
-    static SendWr wr(WrOpcode op, long id, Sge... sg) {
+    public static SendWr wr(WrOpcode op, long id, Sge... sg) {
         SendWr w = new SendWr();
         w.opcode = op;
         w.wrId = id;
@@ -132,7 +156,7 @@ final class Ops {
         return w;
     }
 
-    void recv(Host.Qp q, Host.Srq srq, long id, int off, int len) {
+    public void recv(Host.Qp q, Host.Srq srq, long id, int off, int len) {
         RecvWr r = new RecvWr();
         r.wrId = id;
         r.sg(new Sge(IOVA + off, len, mb.lkey()));
@@ -140,28 +164,28 @@ final class Ops {
         assertEquals(0, rc);
     }
 
-    Wc one(Host.Cq cq) {
-        List<Wc> w = await(cq, 1);
+    public Wc one(Host.Cq cq) {
+        List<Wc> w = waiter.await(cq, 1);
         assertEquals(1, w.size(), "one completion: " + w);
         assertEquals(WcStatus.SUCCESS, w.get(0).status, w.get(0).toString());
         return w.get(0);
     }
 
-    void same(int offA, int offB, int len) {
+    public void same(int offA, int offB, int len) {
         for (int i = 0; i < len; i++) {
             assertEquals(ba.get(offA + i), bb.get(offB + i), "byte " + i);
         }
     }
 
     /** RC (with an SRQ on b when asked) then UC then UD. Returns the number of operations checked. */
-    int all(boolean srq) {
+    public int all(boolean srq) {
         int n = rc(srq);
         n += uc();
         n += ud();
         return n;
     }
 
-    int rc(boolean useSrq) {
+    public int rc(boolean useSrq) {
         Host.Srq srq = useSrq ? b.createSrq(pb, 64) : null;
         Host.Qp qa = a.createQp(pa, QpType.RC, 1, null);
         Host.Qp qb = b.createQp(pb, QpType.RC, 1, srq);
@@ -246,7 +270,7 @@ final class Ops {
         return 8;
     }
 
-    int uc() {
+    public int uc() {
         Host.Qp qa = a.createQp(pa, QpType.UC, 1, null);
         Host.Qp qb = b.createQp(pb, QpType.UC, 1, null);
         toRts(qa, QpType.UC, toB.get(), qb.qpn(), mtu, 1);
@@ -268,7 +292,7 @@ final class Ops {
         return 2;
     }
 
-    int ud() {
+    public int ud() {
         Host.Qp qa = a.createQp(pa, QpType.UD, 1, null);
         Host.Qp qb = b.createQp(pb, QpType.UD, 1, null);
         toRts(qa, QpType.UD, null, 0, mtu, 1);
@@ -288,7 +312,7 @@ final class Ops {
         return 1;
     }
 
-    static void assertSuccess(List<Wc> w) {
+    public static void assertSuccess(List<Wc> w) {
         for (Wc c : w) {
             assertTrue(c.status == WcStatus.SUCCESS, c.toString());
         }
