@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Test;
-import org.rdma.rvt.harness.FakeMr;
 import org.rdma.rvt.harness.Node;
 import org.rdma.rvt.harness.Rig;
+import org.rdma.rvt.testkit.FakeMr;
 import org.rdma.verbs.AccessFlags;
 import org.rdma.verbs.DeviceCapFlags;
 import org.rdma.verbs.MrType;

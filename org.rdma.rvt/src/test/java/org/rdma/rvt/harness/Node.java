@@ -3,6 +3,7 @@ package org.rdma.rvt.harness;
 import java.lang.reflect.Proxy;
 import java.nio.ByteBuffer;
 import org.rdma.rvt.RvtDevice;
+import org.rdma.rvt.testkit.FakeMr;
 import org.rdma.verbs.AhAttr;
 import org.rdma.verbs.CqInitAttr;
 import org.rdma.verbs.DeviceAttr;

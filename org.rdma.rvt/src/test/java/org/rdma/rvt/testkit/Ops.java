@@ -81,8 +81,8 @@ public final class Ops {
     public final Host.Pd pb;
     public final ByteBuffer ba = ByteBuffer.allocate(1 << 16);
     public final ByteBuffer bb = ByteBuffer.allocate(1 << 16);
-    public final Host.Mr ma;
-    public final Host.Mr mb;
+    public final FakeMr ma;
+    public final FakeMr mb;
     public final Supplier<AhAttr> toB;
     public final Supplier<AhAttr> toA;
     public final Mtu mtu;

@@ -1,7 +1,5 @@
 package org.rdma.hca.mlx4sim.internal;
 
-import org.rdma.rvt.testkit.Host;
-import org.rdma.rvt.testkit.Ops;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -26,6 +24,9 @@ import org.rdma.fabric.FaultCounters;
 import org.rdma.fabric.FaultProfile;
 import org.rdma.fabric.Topology;
 import org.rdma.rvt.RvtCounter;
+import org.rdma.rvt.testkit.FakeMr;
+import org.rdma.rvt.testkit.Host;
+import org.rdma.rvt.testkit.Ops;
 import org.rdma.verbs.AccessFlags;
 import org.rdma.verbs.AhAttr;
 import org.rdma.verbs.LinkLayer;
@@ -215,8 +216,8 @@ class FabricReliabilityTest {
         final Host.Qp qb;
         final ByteBuffer a = pattern(ByteBuffer.allocate(4 << 20), 3);
         final ByteBuffer b = pattern(ByteBuffer.allocate(4 << 20), 4);
-        final Host.Mr mrA;
-        final Host.Mr mrB;
+        final FakeMr mrA;
+        final FakeMr mrB;
         long recvId;
 
         Conn(Supplier<AhAttr> toB, Supplier<AhAttr> toA, int timeout, int retryCnt, int rnrRetry, int minRnr) {

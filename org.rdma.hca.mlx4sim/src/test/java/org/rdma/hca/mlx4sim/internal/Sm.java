@@ -1,8 +1,9 @@
 package org.rdma.hca.mlx4sim.internal;
 
-import org.rdma.rvt.testkit.Host;
 import java.nio.ByteBuffer;
 import java.util.List;
+import org.rdma.rvt.testkit.FakeMr;
+import org.rdma.rvt.testkit.Host;
 import org.rdma.verbs.AccessFlags;
 import org.rdma.verbs.AhAttr;
 import org.rdma.verbs.QpAttr;
@@ -27,7 +28,7 @@ final class Sm {
     final Host.Qp qp0;
     final Host.Qp qp1;
     final ByteBuffer buf = ByteBuffer.allocate(1 << 18);
-    final Host.Mr mr;
+    final FakeMr mr;
     private long tid = 0x1000;
     private int slot;
 

@@ -1,4 +1,4 @@
-package org.rdma.rvt.harness;
+package org.rdma.rvt.testkit;
 
 import org.rdma.verbs.IbDevice;
 import org.rdma.verbs.IbMr;
@@ -20,12 +20,14 @@ public final class FakeMr implements IbMr, MrMapTarget {
     private long length;
     private int pageSize;
 
-    FakeMr(IbPd pd, MrType type) {
+    /** An MR of {@code type} on {@code pd}; {@link #attach} completes it with the driver's MR. */
+    public FakeMr(IbPd pd, MrType type) {
         this.pd = pd;
         this.type = type;
     }
 
-    void attach(ProviderMr p, long iova, long length) {
+    /** Takes the driver's MR and its keys, as {@code CoreMr} does after registration. */
+    public void attach(ProviderMr p, long iova, long length) {
         this.provider = p;
         this.lkey = p.lkey();
         this.rkey = p.rkey();
