@@ -28,6 +28,19 @@ public interface IbRuntime {
     /** Event Admin property: the human text of {@code ib_event_msg()}. */
     String EVENT_MESSAGE = "message";
 
+    /**
+     * Event Admin topic posted after a client's {@code add()} succeeded for a device (the
+     * kernel's {@code add_client_context()}), with {@link #EVENT_DEVICE},
+     * {@link RdmaNotifyEvent#PROP_DEV_INDEX} and {@link #EVENT_CLIENT}. The kernel has no
+     * notification for this; the platform posts one so that the shell can show ULPs following
+     * devices that come and go.
+     */
+    String TOPIC_CLIENT_ADD = "org/rdma/client/ADD";
+    /** Event Admin topic posted after a client's {@code remove()} returned ({@code remove_client_context()}). */
+    String TOPIC_CLIENT_REMOVE = "org/rdma/client/REMOVE";
+    /** Event Admin property of client events: the client's name ({@code ib_client.name}). */
+    String EVENT_CLIENT = "client";
+
     /** A snapshot of devices, clients and failures. */
     RuntimeDTO getRuntimeDTO();
 

@@ -4,5 +4,5 @@
  * and the resource tracker behind {@code rdma res}. All data are DTOs.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.0.0")
+@org.osgi.annotation.versioning.Version("1.1.0")
 package org.rdma.verbs.runtime;

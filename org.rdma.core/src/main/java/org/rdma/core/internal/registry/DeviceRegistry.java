@@ -49,6 +49,7 @@ import org.rdma.verbs.runtime.DeviceDTO;
 import org.rdma.verbs.runtime.FailedDTO;
 import org.rdma.verbs.runtime.IbRuntime;
 import org.rdma.verbs.runtime.PortDTO;
+import org.rdma.verbs.runtime.RdmaNotifyEvent;
 import org.rdma.verbs.runtime.ResourceDTO;
 import org.rdma.verbs.runtime.RuntimeDTO;
 import org.rdma.verbs.spi.DeviceInfo;
@@ -288,6 +289,7 @@ public final class DeviceRegistry implements IbCore, IbRuntime, DeviceServices {
             for (ClientEntry c : clientSnapshot()) {
                 addClient(dev, c);
             }
+            postNotify(RdmaNotifyEvent.REGISTER, dev, 0, null);
         } finally {
             registration.unlock();
         }
@@ -328,6 +330,7 @@ public final class DeviceRegistry implements IbCore, IbRuntime, DeviceServices {
             if (dev.state() == CoreDevice.State.UNREGISTERED) {
                 return;
             }
+            postNotify(RdmaNotifyEvent.UNREGISTER, dev, 0, null);
             registration.lock();
             try {
                 dev.setState(CoreDevice.State.UNREGISTERING);
@@ -388,6 +391,7 @@ public final class DeviceRegistry implements IbCore, IbRuntime, DeviceServices {
         }
         if (ret == 0) {
             dev.addCompleted(c.client);
+            postClientEvent(TOPIC_CLIENT_ADD, dev, c);
         } else {
             dev.dropContext(c.client);
         }
@@ -405,6 +409,18 @@ public final class DeviceRegistry implements IbCore, IbRuntime, DeviceServices {
             LOG.log(Level.WARNING, "client " + c.name + " failed to remove " + dev.name(), e);
         }
         dev.dropContext(c.client);
+        postClientEvent(TOPIC_CLIENT_REMOVE, dev, c);
+    }
+
+    private void postClientEvent(String topic, CoreDevice dev, ClientEntry c) {
+        EventAdmin ea = eventAdmin;
+        if (ea != null) {
+            Map<String, Object> props = new HashMap<>();
+            props.put(EVENT_DEVICE, dev.name());
+            props.put(RdmaNotifyEvent.PROP_DEV_INDEX, dev.index());
+            props.put(EVENT_CLIENT, c.name);
+            ea.postEvent(new Event(topic, props));
+        }
     }
 
     /** {@code ib_register_client()}. */
@@ -608,6 +624,9 @@ public final class DeviceRegistry implements IbCore, IbRuntime, DeviceServices {
         }
         Map<String, Object> props = new HashMap<>();
         props.put(EVENT_DEVICE, event.device().name());
+        if (event.device() instanceof CoreDevice) {
+            props.put(RdmaNotifyEvent.PROP_DEV_INDEX, ((CoreDevice) event.device()).index());
+        }
         props.put(EVENT_TYPE, event.type().name());
         props.put(EVENT_MESSAGE, event.type().message());
         if (event.type().isPortEvent()) {
@@ -617,6 +636,24 @@ public final class DeviceRegistry implements IbCore, IbRuntime, DeviceServices {
             props.put("qpn", event.qp().qpNum());
         }
         ea.postEvent(new Event(event.type().topic(), props));
+    }
+
+    @Override
+    public void postNotify(RdmaNotifyEvent type, CoreDevice dev, int port, String netdev) {
+        EventAdmin ea = eventAdmin;
+        if (ea == null) {
+            return;
+        }
+        Map<String, Object> props = new HashMap<>();
+        props.put(EVENT_DEVICE, dev.name());
+        props.put(RdmaNotifyEvent.PROP_DEV_INDEX, dev.index());
+        if (port != 0) {
+            props.put(EVENT_PORT, port);
+        }
+        if (netdev != null) {
+            props.put(RdmaNotifyEvent.PROP_NETDEV, netdev);
+        }
+        ea.postEvent(new Event(type.topic(), props));
     }
 
     // ------------------------------------------------------------------ IbRuntime

@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -44,6 +45,7 @@ import org.rdma.verbs.PortAttr;
 import org.rdma.verbs.PortIndex;
 import org.rdma.verbs.PortModify;
 import org.rdma.verbs.RdmaException;
+import org.rdma.verbs.runtime.RdmaNotifyEvent;
 import org.rdma.verbs.spi.DeviceContext;
 import org.rdma.verbs.spi.DeviceInfo;
 import org.rdma.verbs.spi.DmaSpace;
@@ -446,7 +448,16 @@ public final class CoreDevice implements IbDevice, DeviceContext {
     @Override
     public void setNetdev(int port, String netdev) {
         checkPort(port);
-        netdevs.set(port - startPort(), netdev);
+        String old = netdevs.getAndSet(port - startPort(), netdev);
+        if (Objects.equals(old, netdev)) {
+            return;
+        }
+        if (old != null) {
+            services.postNotify(RdmaNotifyEvent.NETDEV_DETACH, this, port, old);
+        }
+        if (netdev != null) {
+            services.postNotify(RdmaNotifyEvent.NETDEV_ATTACH, this, port, netdev);
+        }
     }
 
     // ------------------------------------------------------------------ events

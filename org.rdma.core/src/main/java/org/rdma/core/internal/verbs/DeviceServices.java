@@ -2,6 +2,7 @@ package org.rdma.core.internal.verbs;
 
 import java.util.concurrent.Executor;
 import org.rdma.verbs.IbEvent;
+import org.rdma.verbs.runtime.RdmaNotifyEvent;
 
 /** What a device needs from the registry that owns it. */
 public interface DeviceServices {
@@ -13,4 +14,12 @@ public interface DeviceServices {
 
     /** Publishes an event on Event Admin, if one is present. */
     void postEvent(IbEvent event);
+
+    /**
+     * {@code rdma_nl_notify_event()}: publishes a lifecycle notification of {@code dev}
+     * ({@code port} 0 and {@code netdev} null unless it is a netdev event). Tests' registries
+     * may ignore it.
+     */
+    default void postNotify(RdmaNotifyEvent type, CoreDevice dev, int port, String netdev) {
+    }
 }
