@@ -92,6 +92,8 @@ public final class RcPair implements AutoCloseable {
         final String name;
         final int port;
         IbDevice device;
+        /** Whether this end still holds the reference {@code getByName} took. */
+        boolean held;
         PortAttr portAttr;
         Gid gid = Gid.ZERO;
         IbPd pd;
@@ -151,16 +153,22 @@ public final class RcPair implements AutoCloseable {
          * {@code EIO} with rc_pingpong's text ({@code Failed status ... for wr_id ...}).
          */
         public int poll(Wc[] wc) {
-            int n = cq.pollCq(wc.length, wc);
-            if (n < 0) {
-                Errno e = Errno.of(n);
-                throw new RdmaException(e == null ? Errno.EIO : e, "poll CQ failed " + n + " on " + name);
-            }
+            int n = pollAny(wc);
             for (int i = 0; i < n; i++) {
                 if (wc[i].status != WcStatus.SUCCESS) {
                     throw new RdmaException(Errno.EIO, PerfFormat.f("Failed status %s (%d) for wr_id %d on %s/%d",
                             wc[i].status.message(), wc[i].status.ordinal(), wc[i].wrId, name, port));
                 }
+            }
+            return n;
+        }
+
+        /** {@code ibv_poll_cq()}: up to {@code wc.length} completions, in error or not. */
+        public int pollAny(Wc[] wc) {
+            int n = cq.pollCq(wc.length, wc);
+            if (n < 0) {
+                Errno e = Errno.of(n);
+                throw new RdmaException(e == null ? Errno.EIO : e, "poll CQ failed " + n + " on " + name);
             }
             return n;
         }
@@ -206,6 +214,7 @@ public final class RcPair implements AutoCloseable {
         if (s.device == null) {
             throw new RdmaException(Errno.ENODEV, "IB device " + s.name + " not found");
         }
+        s.held = true;
         RdmaException.check(s.port >= 1 && s.port <= s.device.endPort(), Errno.EINVAL,
                 s.name + " has no port " + s.port);
         s.portAttr = s.device.queryPort(s.port);
@@ -246,6 +255,10 @@ public final class RcPair implements AutoCloseable {
             qp.modify(attr, QpAttrMask.STATE | QpAttrMask.PKEY_INDEX | QpAttrMask.PORT | QpAttrMask.ACCESS_FLAGS);
             s.dests.add(new Dest(s.portAttr.lid, qp.qpNum(), psn.nextInt() & 0xffffff, s.gid));
         }
+        // Like a process's uverbs context, a run does not hold off the device's removal: the
+        // core then flushes and destroys these objects, and the run reports the flushed work.
+        s.held = false;
+        s.device.put();
     }
 
     /** Moves every QP of both sides to RTS, each connected to its peer's {@link Dest}. */
@@ -345,10 +358,11 @@ public final class RcPair implements AutoCloseable {
                 attempt(first, s.pd::dealloc);
                 s.pd = null;
             }
-            if (s.device != null) {
+            if (s.device != null && s.held) {
+                s.held = false;
                 attempt(first, s.device::put);
-                s.device = null;
             }
+            s.device = null;
         }
         if (pending != null && first[0] != null) {
             pending.addSuppressed(first[0]);

@@ -2,7 +2,9 @@ package org.rdma.shell.internal.perf;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.rdma.verbs.Errno;
 import org.rdma.verbs.LinkLayer;
@@ -11,6 +13,7 @@ import org.rdma.verbs.SendFlags;
 import org.rdma.verbs.SendWr;
 import org.rdma.verbs.Sge;
 import org.rdma.verbs.Wc;
+import org.rdma.verbs.WcStatus;
 import org.rdma.verbs.WrOpcode;
 
 /**
@@ -49,6 +52,57 @@ public final class WriteBw {
         public String row() {
             return PerfFormat.f(" %-7d    %-10d       %-7.2f            %-7.2f\t\t     %-7.6f", size, iters, peakMBps,
                     avgMBps, msgRateMpps);
+        }
+    }
+
+    /**
+     * What went wrong in a run, as perftest reports it, once every write posted has completed:
+     * a device removed under the run (the core flushes its QPs, as {@code ib_uverbs} does when it
+     * disassociates a process from a device) completes the outstanding writes with
+     * {@code WR_FLUSH_ERR}, and the tool accounts for each of them before it fails.
+     */
+    private static final class Failure {
+        private final RcPair.Side side;
+        private String first;
+        private final Map<WcStatus, Long> byStatus = new EnumMap<>(WcStatus.class);
+        private long inError;
+        private int postErrno;
+
+        Failure(RcPair.Side side) {
+            this.side = side;
+        }
+
+        boolean failed() {
+            return first != null;
+        }
+
+        void postFailed(int rc, int q, long count) {
+            postErrno = rc;
+            if (first == null) {
+                first = PerfFormat.f("Couldn't post send: qp %d scnt=%d (%s)", q, count, Pingpong.errno(rc));
+            }
+        }
+
+        void completedInError(Wc wc) {
+            inError++;
+            byStatus.merge(wc.status, 1L, Long::sum);
+            if (first == null) {
+                first = PerfFormat.f("Failed status %s (%d) for wr_id %d on %s/%d", wc.status.message(),
+                        wc.status.ordinal(), wc.wrId, side.deviceName(), side.port());
+            }
+        }
+
+        String summary() {
+            return byStatus.isEmpty() ? "" : ", completed in error: " + byStatus;
+        }
+
+        RdmaException exception(long succeeded) {
+            StringBuilder b = new StringBuilder(first).append("; ").append(succeeded).append(" writes completed, ")
+                    .append(inError).append(" completed in error");
+            byStatus.forEach((st, n) -> b.append(' ').append(st.name()).append(' ').append(n));
+            b.append(", none outstanding");
+            Errno e = postErrno != 0 && inError == 0 ? Pingpong.errno(postErrno) : Errno.EIO;
+            return new RdmaException(e, b.toString());
         }
     }
 
@@ -145,6 +199,7 @@ public final class WriteBw {
         long target = duration ? Long.MAX_VALUE : p.iters();
         Wc[] wc = Wc.array(16);
         SendWr[] bad = new SendWr[1];
+        Failure failure = new Failure(a);
         long start = System.nanoTime();
         long stopPosting = duration ? start + p.seconds() * 1_000_000_000L : Long.MAX_VALUE;
         long lastProgress = start;
@@ -156,17 +211,18 @@ public final class WriteBw {
         long outstanding = 0;
         while (true) {
             long now = System.nanoTime();
-            if (posting && now >= stopPosting) {
+            if (posting && (now >= stopPosting || failure.failed())) {
                 posting = false;
             }
             if (posting) {
                 boolean any = false;
-                for (int q = 0; q < qps; q++) {
+                for (int q = 0; q < qps && posting; q++) {
                     while (posted[q] < target && posted[q] - completed[q] < p.txDepth()) {
                         int rc = a.qp(q).postSend(wrs[q], bad);
                         if (rc != 0) {
-                            throw new RdmaException(Pingpong.errno(rc), "Couldn't post send: qp " + q + " scnt="
-                                    + posted[q]);
+                            failure.postFailed(rc, q, posted[q]);
+                            posting = false;
+                            break;
                         }
                         posted[q]++;
                         outstanding++;
@@ -177,12 +233,16 @@ public final class WriteBw {
                     posting = false;
                 }
             }
-            int n = a.poll(wc);
+            int n = a.pollAny(wc);
             now = System.nanoTime();
             for (int i = 0; i < n; i++) {
                 int q = (int) wc[i].wrId;
                 completed[q]++;
                 outstanding--;
+                if (wc[i].status != WcStatus.SUCCESS) {
+                    failure.completedInError(wc[i]);
+                    continue;
+                }
                 total++;
                 if (total % PEAK_WINDOW == 0) {
                     double sec = (now - windowStart) / 1e9;
@@ -196,7 +256,7 @@ public final class WriteBw {
                 lastCompletion = now;
             } else if (now - lastCompletion > Pingpong.STALL_NANOS) {
                 throw new RdmaException(Errno.ETIMEDOUT, "no completion for 10 s (" + total + " writes completed, "
-                        + outstanding + " outstanding)");
+                        + outstanding + " outstanding" + failure.summary() + ")");
             } else {
                 Thread.onSpinWait();
             }
@@ -209,6 +269,9 @@ public final class WriteBw {
             if (!posting && outstanding == 0) {
                 break;
             }
+        }
+        if (failure.failed()) {
+            throw failure.exception(total);
         }
         long end = System.nanoTime();
         double sec = Math.max(end - start, 1) / 1e9;

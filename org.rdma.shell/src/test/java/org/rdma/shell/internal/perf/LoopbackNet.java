@@ -187,9 +187,18 @@ final class LoopbackNet implements IbCore, AutoCloseable {
         return List.copyOf(devices);
     }
 
+    /**
+     * What the registry's unregistration does to a device's objects: waits for the references
+     * ({@code get_by_name}) to go, then flushes and destroys what its users left.
+     */
     @Override
     public void unregisterDevice(IbDevice device) {
-        throw new UnsupportedOperationException();
+        CoreDevice d = (CoreDevice) device;
+        d.setState(CoreDevice.State.UNREGISTERING);
+        d.put();
+        d.awaitUnreferenced();
+        d.destroyLeftovers();
+        d.setState(CoreDevice.State.UNREGISTERED);
     }
 
     @Override

@@ -1,5 +1,10 @@
 package org.rdma.shell.internal.perf;
 
+import org.rdma.verbs.IbDevice;
+import org.rdma.core.internal.verbs.CoreDevice;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CompletableFuture;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -89,6 +94,51 @@ class PerfEndToEndTest {
             assertEquals(20000L * 50, Pingpong.run(pair, 10000, 50).bytes());
         }
         assertNothingLeft();
+    }
+
+    /**
+     * The device of side A goes away in the middle of a timed run: the run does not hold off the
+     * removal, every write it posted completes (those in flight with WR_FLUSH_ERR), and it fails
+     * with EIO saying so; closing the pair afterwards is clean and A has nothing left.
+     */
+    @Test
+    void writeBwAccountsForEveryWriteWhenTheDeviceIsRemoved() throws Exception {
+        int size = 4096;
+        WriteBw.Params p = new WriteBw.Params(size, Long.MAX_VALUE / 4, 60, 32, 9);
+        CountDownLatch running = new CountDownLatch(1);
+        CompletableFuture<RdmaException> failed = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try (RcPair pair = RcPair.open(net, config(2, WriteBw.bufferSize(size, 2)))) {
+                pair.connect();
+                WriteBw.run(pair, p, line -> running.countDown());
+                failed.completeExceptionally(new AssertionError("the run ended without a failure"));
+            } catch (RdmaException e) {
+                failed.complete(e);
+            } catch (Throwable e) {
+                failed.completeExceptionally(e);
+            } finally {
+                running.countDown();
+            }
+        }, "write-bw");
+        t.start();
+        assertTrue(running.await(30, TimeUnit.SECONDS), () -> "no progress line within 30 s; the run: "
+                + (failed.isDone() ? failed.handle((r, x) -> r != null ? r : x).join() : "still running"));
+        IbDevice a = net.devices().get(0);
+        assertEquals(0, net.extraRefs("mlx4_0"), "the run holds mlx4_0");
+        net.unregisterDevice(a);
+        RdmaException e = failed.get(30, TimeUnit.SECONDS);
+        t.join(10_000);
+        assertEquals(Errno.EIO, e.errno(), e.getMessage());
+        // The first failure is a flushed completion or, once the QP is in error, a refused post.
+        assertTrue(e.getMessage().matches("EIO: (Failed status .* for wr_id [01] on mlx4_0/1|Couldn't post send: .*); "
+                + "\\d+ writes completed, \\d+ completed in error WR_FLUSH_ERR \\d+, none outstanding"), e.getMessage());
+        assertEquals(Map.of(), nonZero(((CoreDevice) a).restrack().counts()));
+    }
+
+    private static Map<String, Integer> nonZero(Map<String, Integer> counts) {
+        Map<String, Integer> m = new java.util.TreeMap<>(counts);
+        m.values().removeIf(v -> v == 0);
+        return m;
     }
 
     @Test
