@@ -360,20 +360,21 @@ final class Completer {
             qp.req.rdAtomicInFlight--;
         }
         boolean ok = w.status == WcStatus.SUCCESS;
-        if (w.signaled || !ok) {
-            Wc wc = qp.sendWc;
+        boolean signal = w.signaled || !ok;
+        Wc wc = qp.sendWc;
+        if (signal) {
             fill(wc, w, w.status);
-            if (!qp.scq.enter(wc, false)) {
-                LOG.log(System.Logger.Level.WARNING, "{0}: send CQ overflow", qp);
-                ok = false;
-            }
+        }
+        // The slot is free before the completion is visible (rvt_qp_complete_swqe() does the
+        // same): a consumer that polls the completion may post into it at once.
+        w.state = Swqe.DONE;
+        tail = tail + 1;
+        if (signal && !qp.scq.enter(wc, false)) {
+            LOG.log(System.Logger.Level.WARNING, "{0}: send CQ overflow", qp);
+            ok = false;
         }
         if (ok) {
             qp.dev.count(RvtCounter.RDMA_SENDS);
-        }
-        w.state = Swqe.DONE;
-        tail = tail + 1;
-        if (ok) {
             progress();
         }
     }
@@ -397,9 +398,9 @@ final class Completer {
             WcStatus st = w.state == Swqe.ERROR && w.status != WcStatus.SUCCESS ? w.status : WcStatus.WR_FLUSH_ERR;
             Wc wc = qp.sendWc;
             fill(wc, w, st);
-            qp.scq.enter(wc, false);
             w.state = Swqe.DONE;
             tail = tail + 1;
+            qp.scq.enter(wc, false);
             any = true;
         }
         qp.req.idx = tail;
