@@ -117,7 +117,7 @@ kssh() {
         -o PubkeyAuthentication=no -o PreferredAuthentications=password,keyboard-interactive \
         -o NumberOfPasswordPrompts=1 \
         karaf@127.0.0.1 "$1" 2>&1 \
-        | sed -e 's/\x1b\[[0-9;]*m//g' -e 's/\r$//' -e '/^Connection to .* closed by remote host\.$/d'
+        | sed -u -e 's/\x1b\[[0-9;]*m//g' -e 's/\r$//' -e '/^Connection to .* closed by remote host\.$/d'
 }
 
 # run CMD: runs CMD, which must succeed; its output is in $OUT and the transcript.
@@ -338,16 +338,6 @@ bg_kssh() {
     BG_PID=$!
 }
 
-# wait_file FILE PATTERN SECONDS WHAT: polls FILE until it has a line matching PATTERN (ERE).
-wait_file() {
-    local limit=$(( $(date +%s) + $3 ))
-    until grep -qE -- "$2" "$1" 2>/dev/null; do
-        [ "$(date +%s)" -lt "$limit" ] || die "$4: no line matching '$2' after $3 s; $1 holds:
-$(cat "$1" 2>/dev/null)"
-        sleep 0.2
-    done
-}
-
 # wait_pid PID SECONDS WHAT: waits for a background job to end.
 wait_pid() {
     local limit=$(( $(date +%s) + $2 ))
@@ -383,6 +373,20 @@ instances() {
         | awk '$4 ~ /^org\.rdma\./ { print $4, $2 }' | sort >"$1"
 }
 
+# wait_rc_rts SECONDS WHAT: polls rdma:res qp until mlx4_0 and mlx4_1 each have an RC QP in RTS.
+wait_rc_rts() {
+    local limit=$(( $(date +%s) + $1 )) out
+    while :; do
+        out=$(kssh "rdma:res qp") || true
+        if grep -qE '^link mlx4_0/2 .*type RC state RTS' <<<"$out" && grep -qE '^link mlx4_1/2 .*type RC state RTS' <<<"$out"; then
+            return 0
+        fi
+        [ "$(date +%s)" -lt "$limit" ] || die "$2: no RC QP in RTS on mlx4_0/2 and mlx4_1/2 after $1 s; rdma:res qp printed:
+$out"
+        sleep 0.2
+    done
+}
+
 check_bw_flushed() {
     grep -qE 'EIO: (Failed status .*|Couldn.t post send: .*); [0-9]+ writes completed, [0-9]+ completed in error( WR_FLUSH_ERR [0-9]+)?, none outstanding' "$1" \
         || die "cycle $2: ib_write_bw did not account for every write after the unload; it printed:
@@ -393,12 +397,15 @@ unload_under_traffic() {
     local i=$1 bw=$WORK/bw-$1.out bw_pid t
     bg_kssh "$bw" "ib_write_bw -d mlx4_0 -i 2 --peer-device mlx4_1 -i 2 -D 120 -s 4096"
     bw_pid=$BG_PID
-    wait_file "$bw" ' s: [0-9]+ bytes written' 60 "cycle $i: ib_write_bw"
+    # Karaf sends an ssh exec command's output when it ends: the run is seen through
+    # rdma:res instead, its RC QPs in RTS on both devices; it then writes without pause.
+    wait_rc_rts 60 "cycle $i: ib_write_bw"
     run "rdma:driver-unload mlx4sim"
     expect "unloaded"
     wait_pid "$bw_pid" 60 "cycle $i: ib_write_bw after rdma:driver-unload"
     { echo "karaf@rdma> ib_write_bw ... (cycle $i, background)"; cat "$bw"; } >>"$TRANSCRIPT"
     check_bw_flushed "$bw" "$i"
+    grep -qE '; [1-9][0-9]* writes completed' "$bw" || die "cycle $i: no write completed before the unload: $(cat "$bw")"
     run "rdma:dev"
     [ -z "$OUT" ] || die "cycle $i: devices left after rdma:driver-unload mlx4sim: $OUT"
     run "rdma:clients"
@@ -483,8 +490,22 @@ dups=$(awk '{ print $1 }' "$WORK/instances-1.txt" | uniq -d)
 [ "$heap1" -le $(( heap0 + heap0 / 10 + 8192 )) ] || die "live heap grew from ${heap0} KiB to ${heap1} KiB"
 log "no leak: bundles $bundles0 -> $bundles1, threads $threads0 -> $threads1, live heap ${heap0} -> ${heap1} KiB, org.rdma instances not grown"
 
-# rdma-rxe, a driver feature without devices, installs and uninstalls cleanly too.
+# rdma-rxe installs; rdma:link-add makes a Soft-RoCE device on lo through Config Admin
+# (rdma link add rxe0 type rxe netdev lo), rdma:link-del removes it; the feature uninstalls.
 run "feature:install rdma-rxe"
+run "rdma:link-add rxe0 type rxe netdev lo"
+run "rdma:dev rxe0"
+grep -qE '^[0-9]+: rxe0: node_type ca ' <<<"$OUT" || die "rdma:link-add did not make rxe0: $OUT"
+run "rdma:link rxe0/1"
+expect "netdev lo"
+status=0
+out=$(kssh "rdma:link-add rxe1 type nosuch netdev lo") || status=$?
+{ echo "karaf@rdma> rdma:link-add rxe1 type nosuch netdev lo"; echo "$out"; echo "(exit $status)"; } >>"$TRANSCRIPT"
+grep -qF EOPNOTSUPP <<<"$out" || die "rdma:link-add of an unknown type did not report EOPNOTSUPP: $out"
+run "rdma:link-del rxe0"
+run "rdma:dev"
+grep -qF rxe0 <<<"$OUT" && die "rxe0 left after rdma:link-del: $OUT"
+log "rdma:link-add rxe0 type rxe netdev lo: rxe0 registered on lo; rdma:link-del rxe0: gone; unknown type: EOPNOTSUPP"
 run "feature:uninstall rdma-rxe"
 run "feature:list -i"
 grep -qE '^rdma-rxe[[:space:]│|]' <<<"$OUT" && die "rdma-rxe still installed after uninstall"

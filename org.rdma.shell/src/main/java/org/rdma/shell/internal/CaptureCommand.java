@@ -3,6 +3,7 @@ package org.rdma.shell.internal;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
+import org.apache.felix.service.command.Descriptor;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -38,7 +39,8 @@ public class CaptureCommand {
     }
 
     /** {@code rdma:capture ...}, printed to the session's output. */
-    public void capture(String... args) {
+    @Descriptor("start or stop a pcap capture of a simulated fabric link (ibdump, tcpdump -w)")
+    public void capture(@Descriptor(USAGE) String... args) {
         run(System.out, args);
     }
 

@@ -1,6 +1,7 @@
 package org.rdma.shell.internal;
 
 import java.io.PrintStream;
+import org.apache.felix.service.command.Descriptor;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -33,6 +34,7 @@ public class ClientsCommand {
     }
 
     /** {@code rdma:clients}, printed to the session's output. */
+    @Descriptor("list the registered ib_clients with their devices, and every provider or client the core refused")
     public void clients() {
         show(System.out);
     }

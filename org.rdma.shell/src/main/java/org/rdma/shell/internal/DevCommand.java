@@ -2,6 +2,7 @@ package org.rdma.shell.internal;
 
 import java.io.PrintStream;
 import java.util.List;
+import org.apache.felix.service.command.Descriptor;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -34,7 +35,8 @@ public class DevCommand {
     }
 
     /** {@code rdma:dev [show] [DEV]}, printed to the session's output. */
-    public void dev(String... args) {
+    @Descriptor("show RDMA devices (rdma dev show)")
+    public void dev(@Descriptor(USAGE) String... args) {
         show(System.out, args);
     }
 

@@ -2,6 +2,7 @@ package org.rdma.shell.internal;
 
 import java.io.PrintStream;
 import java.util.List;
+import org.apache.felix.service.command.Descriptor;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -44,7 +45,8 @@ public class DevinfoCommand {
     }
 
     /** {@code ibv_devinfo [options]}, printed to the session's output. */
-    public void ibv_devinfo(String... args) {
+    @Descriptor("query RDMA devices and ports (ibv_devinfo)")
+    public void ibv_devinfo(@Descriptor(USAGE) String... args) {
         show(System.out, args);
     }
 

@@ -2,6 +2,7 @@ package org.rdma.shell.internal;
 
 import java.io.PrintStream;
 import java.util.List;
+import org.apache.felix.service.command.Descriptor;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -39,7 +40,8 @@ public class FaultCommand {
     }
 
     /** {@code rdma:fault ...}, printed to the session's output. */
-    public void fault(String... args) {
+    @Descriptor("show or set the fault injection of a simulated fabric link (tc netem)")
+    public void fault(@Descriptor(USAGE) String... args) {
         run(System.out, args);
     }
 

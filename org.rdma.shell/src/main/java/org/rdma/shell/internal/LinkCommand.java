@@ -3,6 +3,7 @@ package org.rdma.shell.internal;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.felix.service.command.Descriptor;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -40,7 +41,8 @@ public class LinkCommand {
     }
 
     /** {@code rdma:link [show] [-d] [DEV[/PORT]]}, printed to the session's output. */
-    public void link(String... args) {
+    @Descriptor("show RDMA links: port state, LID, GIDs, netdev (rdma link show)")
+    public void link(@Descriptor(USAGE) String... args) {
         show(System.out, args);
     }
 

@@ -7,6 +7,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceRegistration;
+import org.apache.felix.service.command.Descriptor;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.event.Event;
@@ -49,7 +50,8 @@ public class MonitorCommand {
     }
 
     /** {@code rdma:monitor}, printed to the session's output. */
-    public void monitor(String... args) throws InterruptedException {
+    @Descriptor("print RDMA device, client and asynchronous events as they happen (rdma monitor)")
+    public void monitor(@Descriptor(USAGE) String... args) throws InterruptedException {
         monitor(System.out, args);
     }
 

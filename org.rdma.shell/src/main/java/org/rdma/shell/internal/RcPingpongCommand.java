@@ -1,6 +1,7 @@
 package org.rdma.shell.internal;
 
 import java.io.PrintStream;
+import org.apache.felix.service.command.Descriptor;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -42,7 +43,8 @@ public class RcPingpongCommand {
     }
 
     /** {@code ibv_rc_pingpong [options]}, printed to the session's output. */
-    public void ibv_rc_pingpong(String... args) {
+    @Descriptor("RC ping-pong between two local device ports, data checked (ibv_rc_pingpong)")
+    public void ibv_rc_pingpong(@Descriptor(USAGE) String... args) {
         run(System.out, args);
     }
 

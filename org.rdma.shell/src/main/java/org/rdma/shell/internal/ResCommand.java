@@ -3,6 +3,7 @@ package org.rdma.shell.internal;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
+import org.apache.felix.service.command.Descriptor;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -32,8 +33,7 @@ import org.rdma.verbs.runtime.RuntimeDTO;
 @Component(service = ResCommand.class,
         property = {"osgi.command.scope=rdma", "osgi.command.function=res"})
 public class ResCommand {
-    static final String USAGE = "rdma:res [show] [DEV] | rdma:res [show] "
-            + String.join("|", RdmaFormat.RESOURCE_TYPES) + " [dev|link] [DEV[/PORT]]";
+    static final String USAGE = "rdma:res [show] [DEV] | rdma:res [show] qp|cq|pd|mr|srq|mw|ah|wq [dev|link] [DEV[/PORT]]";
 
     private final IbRuntime runtime;
 
@@ -44,7 +44,8 @@ public class ResCommand {
     }
 
     /** {@code rdma:res [show] [DEV]} or {@code rdma:res [show] TYPE [dev|link] [DEV[/PORT]]}. */
-    public void res(String... args) {
+    @Descriptor("show RDMA resources: pd, cq, qp, mr ... (rdma resource show)")
+    public void res(@Descriptor(USAGE) String... args) {
         show(System.out, args);
     }
 

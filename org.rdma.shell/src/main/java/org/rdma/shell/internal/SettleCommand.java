@@ -2,6 +2,7 @@ package org.rdma.shell.internal;
 
 import java.io.PrintStream;
 import java.util.concurrent.TimeUnit;
+import org.apache.felix.service.command.Descriptor;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
@@ -35,7 +36,8 @@ public class SettleCommand {
     }
 
     /** {@code rdma:settle}, reporting to the session's output. */
-    public void settle(String... args) {
+    @Descriptor("wait until RDMA devices are registered (udevadm settle)")
+    public void settle(@Descriptor(USAGE) String... args) {
         settle(System.out, args);
     }
 

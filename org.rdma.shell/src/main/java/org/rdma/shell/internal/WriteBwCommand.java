@@ -1,6 +1,7 @@
 package org.rdma.shell.internal;
 
 import java.io.PrintStream;
+import org.apache.felix.service.command.Descriptor;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -43,7 +44,8 @@ public class WriteBwCommand {
     }
 
     /** {@code ib_write_bw [options]}, printed to the session's output. */
-    public void ib_write_bw(String... args) {
+    @Descriptor("RC RDMA WRITE bandwidth between two local device ports (perftest ib_write_bw)")
+    public void ib_write_bw(@Descriptor(USAGE) String... args) {
         run(System.out, args);
     }
 

@@ -2,6 +2,7 @@ package org.rdma.shell.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -112,6 +113,8 @@ class CommandsTest {
         RdmaException e = assertThrows(RdmaException.class, () -> res.show(System.out, "qpx", "mlx4_0"));
         assertEquals(Errno.EINVAL, e.errno());
         assertEquals("EINVAL: unknown resource type 'qpx'; usage: " + ResCommand.USAGE, e.getMessage());
+        assertTrue(ResCommand.USAGE.contains(" " + String.join("|", RdmaFormat.RESOURCE_TYPES) + " "),
+                "the usage line (also the command's help) names every type rdma:res lists: " + ResCommand.USAGE);
     }
 
     @Test
