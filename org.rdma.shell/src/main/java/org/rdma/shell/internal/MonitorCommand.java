@@ -77,7 +77,11 @@ public class MonitorCommand {
                 out.flush();
             }
         } finally {
-            reg.unregister();
+            try {
+                reg.unregister();
+            } catch (IllegalStateException bundleStopped) {
+                // the framework already took the handler away with this bundle
+            }
         }
     }
 

@@ -1,4 +1,4 @@
-package org.rdma.shell.internal.fabric;
+package org.rdma.fabric.internal.shell;
 
 import java.io.IOException;
 import java.nio.file.Path;

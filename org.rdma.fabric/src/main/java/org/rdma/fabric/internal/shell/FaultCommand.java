@@ -1,4 +1,4 @@
-package org.rdma.shell.internal;
+package org.rdma.fabric.internal.shell;
 
 import java.io.PrintStream;
 import java.util.List;
@@ -6,7 +6,6 @@ import org.apache.felix.service.command.Descriptor;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
-import org.rdma.shell.internal.fabric.FabricTools;
 
 /**
  * {@code rdma:fault [-f FABRIC] LINK [drop P] [duplicate P] [reorder P] [corrupt P] [delay MS]
@@ -46,12 +45,12 @@ public class FaultCommand {
     }
 
     void run(PrintStream out, String... args) {
-        Options o = new Options(USAGE).option('f', "fabric", true).parse(args);
+        FabricArgs o = FabricArgs.parse(USAGE, args);
         List<String> a = o.operands();
         if (a.isEmpty()) {
             throw o.error("LINK is required");
         }
-        String fabric = o.get("fabric", null);
+        String fabric = o.fabric();
         String link = a.get(0);
         if (a.size() == 1) {
             tools.showFaults(fabric, link).forEach(out::println);
@@ -109,7 +108,7 @@ public class FaultCommand {
     }
 
     /** {@code 0.05} or {@code 5%}, within [0, 1]; EINVAL otherwise. */
-    static double probability(Options o, String key, String value) {
+    static double probability(FabricArgs o, String key, String value) {
         double p;
         try {
             p = value.endsWith("%") ? Double.parseDouble(value.substring(0, value.length() - 1)) / 100
@@ -124,7 +123,7 @@ public class FaultCommand {
     }
 
     /** Milliseconds (decimals allowed, optional {@code ms} suffix), not negative, to nanoseconds. */
-    static long delay(Options o, String value) {
+    static long delay(FabricArgs o, String value) {
         String v = value.endsWith("ms") ? value.substring(0, value.length() - 2) : value;
         double ms;
         try {

@@ -1,4 +1,4 @@
-package org.rdma.shell.internal;
+package org.rdma.fabric.internal.shell;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -7,7 +7,6 @@ import org.apache.felix.service.command.Descriptor;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
-import org.rdma.shell.internal.fabric.FabricTools;
 
 /**
  * {@code rdma:capture [-f FABRIC] start LINK FILE | stop LINK | list}: packet capture on a link
@@ -45,9 +44,9 @@ public class CaptureCommand {
     }
 
     void run(PrintStream out, String... args) {
-        Options o = new Options(USAGE).option('f', "fabric", true).parse(args);
+        FabricArgs o = FabricArgs.parse(USAGE, args);
         List<String> a = o.operands();
-        String fabric = o.get("fabric", null);
+        String fabric = o.fabric();
         if (a.isEmpty()) {
             throw o.error("start, stop or list?");
         }
