@@ -2,6 +2,8 @@ package org.rdma.verbs;
 
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 import org.osgi.annotation.versioning.ProviderType;
 
 /**
@@ -131,4 +133,15 @@ public interface IbDevice {
 
     /** {@code ib_dma_unmap_single()}: removes a mapping made by {@link #dmaMapSingle}. */
     void dmaUnmapSingle(long dmaAddr);
+
+    /**
+     * {@code rdma_restrack_add()} for an object that lives above the verbs, as {@code cma.c}
+     * tracks its {@code RDMA_RESTRACK_CM_ID}s: {@code rdma res show TYPE} then lists it, with the
+     * calling bundle as its owner and the {@code key value} pairs {@code attrs} supplies at the
+     * time of the listing.
+     *
+     * @param type the {@code rdma res} type name; only {@code "cm_id"} is not a verbs object
+     * @throws RdmaException EINVAL for another type
+     */
+    RestrackEntry restrackAdd(String type, Supplier<Map<String, String>> attrs);
 }

@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
 import org.rdma.core.internal.cache.DeviceCache;
 import org.rdma.core.internal.dma.DmaMapper;
 import org.rdma.core.internal.restrack.Restrack;
@@ -45,6 +46,7 @@ import org.rdma.verbs.PortAttr;
 import org.rdma.verbs.PortIndex;
 import org.rdma.verbs.PortModify;
 import org.rdma.verbs.RdmaException;
+import org.rdma.verbs.RestrackEntry;
 import org.rdma.verbs.runtime.RdmaNotifyEvent;
 import org.rdma.verbs.spi.DeviceContext;
 import org.rdma.verbs.spi.DeviceInfo;
@@ -658,6 +660,24 @@ public final class CoreDevice implements IbDevice, DeviceContext {
     /** Whether the driver reports {@code IBK_LOCAL_DMA_LKEY}. */
     boolean hasLocalDmaLkey() {
         return (attrs.kernelCapFlags & DeviceCapFlags.IBK_LOCAL_DMA_LKEY) != 0;
+    }
+
+    @Override
+    public RestrackEntry restrackAdd(String type, Supplier<Map<String, String>> attrs) {
+        RdmaException.check(Restrack.Type.CM_ID.resName().equals(type), Errno.EINVAL,
+                name + ": only cm_id objects are tracked for consumers, not '" + type + "'");
+        Restrack.Entry e = restrack.add(Restrack.Type.CM_ID, CallerName.find(), attrs);
+        return new RestrackEntry() {
+            @Override
+            public long id() {
+                return e.id();
+            }
+
+            @Override
+            public void del() {
+                restrack.del(e);
+            }
+        };
     }
 
     @Override
