@@ -388,7 +388,7 @@ $out"
 }
 
 check_bw_flushed() {
-    grep -qE 'EIO: (Failed status .*|Couldn.t post send: .*); [0-9]+ writes completed, [0-9]+ completed in error( WR_FLUSH_ERR [0-9]+)?, none outstanding' "$1" \
+    grep -qE '(EIO: Failed status .*|E[A-Z]+: Couldn.t post send: .*); [0-9]+ writes completed, [0-9]+ completed in error( WR_FLUSH_ERR [0-9]+)?, none outstanding' "$1" \
         || die "cycle $2: ib_write_bw did not account for every write after the unload; it printed:
 $(cat "$1")"
 }
