@@ -1,6 +1,7 @@
 package org.rdma.rvt.internal.qp;
 
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.rdma.verbs.spi.Upcalls;
 
 /**
  * rxe-style task execution ({@code rxe_task.c}) for one QP: {@link #run()} does the work inline

@@ -10,6 +10,7 @@ import org.rdma.verbs.Wc;
 import org.rdma.verbs.WcStatus;
 import org.rdma.verbs.spi.DeviceContext;
 import org.rdma.verbs.spi.ProviderCq;
+import org.rdma.verbs.spi.Upcalls;
 
 /**
  * A completion queue ({@code struct rvt_cq}): a ring of preallocated {@link Wc} guarded by the

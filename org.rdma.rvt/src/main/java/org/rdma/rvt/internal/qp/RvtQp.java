@@ -31,6 +31,7 @@ import org.rdma.verbs.SigType;
 import org.rdma.verbs.Wc;
 import org.rdma.verbs.WcStatus;
 import org.rdma.verbs.WrOpcode;
+import org.rdma.verbs.spi.Upcalls;
 import org.rdma.verbs.time.IbClock;
 
 /**

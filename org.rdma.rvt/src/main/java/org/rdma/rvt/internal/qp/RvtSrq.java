@@ -11,6 +11,7 @@ import org.rdma.verbs.SrqAttrMask;
 import org.rdma.verbs.spi.DeviceContext;
 import org.rdma.verbs.spi.ProviderSrq;
 import org.rdma.rvt.internal.mem.RvtPd;
+import org.rdma.verbs.spi.Upcalls;
 
 /**
  * A shared receive queue ({@code struct rvt_srq}) with the limit event: when taking an entry

@@ -1,8 +1,7 @@
-package org.rdma.rvt.internal.qp;
+package org.rdma.verbs.spi;
 
 import org.rdma.verbs.IbCq;
 import org.rdma.verbs.IbEvent;
-import org.rdma.verbs.spi.DeviceContext;
 
 /**
  * Consumer upcalls (completion handlers and asynchronous events) deferred until the calling thread
@@ -11,6 +10,12 @@ import org.rdma.verbs.spi.DeviceContext;
  * inside such a chain, so every upcall is queued per thread and delivered when the outermost task
  * (or verb) on the thread has finished. Never allocates once the queue has grown to its working
  * size.
+ *
+ * <p>The kernel gets the same effect from context: rxe and rdmavt run completion handlers from
+ * their completion tasklet ({@code rxe_cq_post()} schedules {@code comp_handler}), never from
+ * inside the requester or responder. It lives in the SPI, not in a driver bundle, because its
+ * per-thread state outlives any driver: a thread-local value of a driver's class would pin that
+ * driver's old class loader on every thread that ever ran it, each time the driver is reloaded.
  */
 public final class Upcalls {
     private static final System.Logger LOG = System.getLogger(Upcalls.class.getName());
@@ -25,14 +30,17 @@ public final class Upcalls {
     private Upcalls() {
     }
 
-    /** Marks the start of transport work on this thread; pair with {@link #exit()}. */
+    /**
+     * Marks the start of transport work on this thread (a driver's {@code rxe_do_task()} or verb);
+     * pair with {@link #exit()}.
+     */
     public static Upcalls enter() {
         Upcalls u = CURRENT.get();
         u.depth++;
         return u;
     }
 
-    /** Ends transport work; the outermost exit delivers the queued upcalls. */
+    /** Ends transport work; the outermost exit delivers the queued upcalls ({@code ib_cq->comp_handler}, events). */
     public void exit() {
         if (depth == 1 && count > 0) {
             drain();
@@ -40,12 +48,12 @@ public final class Upcalls {
         depth--;
     }
 
-    /** Queues {@code ctx.cqComplete(cq)}. */
+    /** Queues {@code ctx.cqComplete(cq)}: the CQ's {@code comp_handler} upcall. */
     public void cqComplete(DeviceContext ctx, IbCq cq) {
         add(ctx, cq);
     }
 
-    /** Queues {@code ctx.dispatchEvent(event)}. */
+    /** Queues {@code ctx.dispatchEvent(event)}: {@code ib_dispatch_event()}. */
     public void event(DeviceContext ctx, IbEvent event) {
         add(ctx, event);
     }
