@@ -45,7 +45,9 @@ import org.rdma.verbs.time.IbClock;
  * PD; AH; CQ (ring, SOLICITED / NEXT_COMP / REPORT_MISSED_EVENTS arming); QP of type RC, UC, UD,
  * GSI (QP1) and SMI (QP0); SRQ with the limit event; MR ({@code reg_user_mr} over the buffer,
  * {@code get_dma_mr} through the core's DMA space, {@code alloc_mr} MEM_REG and SG_GAPS with
- * {@code map_mr_sg}); MW type 1 and 2; multicast attach/detach. INTEGRITY MRs are EOPNOTSUPP.
+ * {@code map_mr_sg}), INTEGRITY ({@code alloc_mr_integrity}, {@code map_mr_sg_pi}, REG_MR_INTEGRITY
+ * and {@code check_mr_status}: T10-PI inserted, stripped, passed and checked as data moves; see
+ * {@code org.rdma.rvt.internal.mem.SigRegion}); MW type 1 and 2; multicast attach/detach.
  *
  * <h2>BIND_MW work requests</h2>
  * {@link org.rdma.verbs.SendWr} has no {@code ib_bind_mw_wr} fields, so a bind is described as:
@@ -96,7 +98,7 @@ public class RvtDevice implements IbDeviceProvider {
                 | DeviceCapFlags.PORT_ACTIVE_EVENT | DeviceCapFlags.SYS_IMAGE_GUID | DeviceCapFlags.RC_RNR_NAK_GEN
                 | DeviceCapFlags.SRQ_RESIZE | DeviceCapFlags.MEM_MGT_EXTENSIONS | DeviceCapFlags.MEM_WINDOW
                 | DeviceCapFlags.MEM_WINDOW_TYPE_2A | DeviceCapFlags.MEM_WINDOW_TYPE_2B;
-        a.kernelCapFlags = DeviceCapFlags.IBK_SG_GAPS_REG;
+        a.kernelCapFlags = DeviceCapFlags.IBK_SG_GAPS_REG | DeviceCapFlags.IBK_INTEGRITY_HANDOVER;
         a.maxSendSge = 32;
         a.maxRecvSge = 32;
         a.maxSgeRd = 32;
@@ -117,6 +119,7 @@ public class RvtDevice implements IbDeviceProvider {
         a.maxSrqWr = 16384;
         a.maxSrqSge = 27;
         a.maxFastRegPageListLen = 512;
+        a.maxPiFastRegPageListLen = 256;
         a.maxPkeys = 64;
         a.localCaAckDelay = 15;
         a.maxInlineData = 256;
@@ -236,6 +239,11 @@ public class RvtDevice implements IbDeviceProvider {
     @Override
     public ProviderMr allocMr(IbMr mr, ProviderPd pd, MrType type, int maxNumSg) {
         return verbs.allocMr(mr, pd, type, maxNumSg);
+    }
+
+    @Override
+    public ProviderMr allocMrIntegrity(IbMr mr, ProviderPd pd, int maxNumDataSg, int maxNumMetaSg) {
+        return verbs.allocMrIntegrity(mr, pd, maxNumDataSg, maxNumMetaSg);
     }
 
     @Override

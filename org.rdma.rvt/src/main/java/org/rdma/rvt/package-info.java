@@ -7,7 +7,10 @@
  * received transport packet to {@link org.rdma.rvt.RvtDevice#receive}. Packets travel as
  * {@link org.rdma.rvt.RvtPacket} descriptors: transport headers in a byte array, the payload by
  * reference.
+ *
+ * <p>1.1: INTEGRITY MRs ({@link org.rdma.rvt.RvtDevice#allocMrIntegrity}); rvt devices advertise
+ * {@code IBK_INTEGRITY_HANDOVER} by default.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.0.0")
+@org.osgi.annotation.versioning.Version("1.1.0")
 package org.rdma.rvt;

@@ -30,6 +30,11 @@ public final class DeviceAttr implements Cloneable {
     public int maxRecvSge;
     /** {@code max_sge_rd}. */
     public int maxSgeRd;
+    /**
+     * {@code max_sgl_rd}: SGEs an RDMA READ may scatter into before registering memory is the
+     * better choice ({@code rdma_rw} then uses MRs); 0 when the device has no such preference.
+     */
+    public int maxSglRd;
     /** {@code max_cq}. */
     public int maxCq;
     /** {@code max_cqe}. */

@@ -54,6 +54,37 @@ public interface IbMr {
     int mapMrSgPi(SgEntry[] dataSg, int dataNents, int[] dataSgOffset,
             SgEntry[] metaSg, int metaNents, int[] metaSgOffset, int pageSize);
 
+    /**
+     * {@code mr->sig_attrs}: the signature attributes of an {@link MrType#INTEGRITY} MR, which the
+     * consumer fills before posting {@link WrOpcode#REG_MR_INTEGRITY}; {@code null} for other types.
+     */
+    default SigAttrs sigAttrs() {
+        return null;
+    }
+
+    /**
+     * {@code ib_check_mr_status()}: with {@link MrStatus#CHECK_SIG_STATUS}, reports the first
+     * signature error since the last check in {@code status} ({@link MrStatus#failStatus}) and
+     * clears it. Returns 0, {@code -EINVAL} for an unknown check bit or an MR without signature
+     * support, {@code -EOPNOTSUPP} when the device cannot check. Never allocates.
+     */
+    default int checkMrStatus(int checkMask, MrStatus status) {
+        return -Errno.EOPNOTSUPP.value;
+    }
+
+    /**
+     * {@code mr->need_inval}: the MR's last registration may still be valid, so its next user
+     * must post a {@link WrOpcode#LOCAL_INV} first ({@code rdma_rw}'s bookkeeping).
+     */
+    default boolean needInval() {
+        return false;
+    }
+
+    /** Sets {@code mr->need_inval}. */
+    default void setNeedInval(boolean needInval) {
+        throw new RdmaException(Errno.EOPNOTSUPP, "need_inval is not tracked by this MR");
+    }
+
     /** {@code ib_dereg_mr()}: EBUSY while memory windows are bound to it. */
     void dereg();
 

@@ -71,6 +71,39 @@ public interface IbQp {
     /** {@code ib_drain_qp()}: {@link #drainSq} then, without an SRQ, {@link #drainRq}. */
     void drain();
 
-    /** {@code ib_destroy_qp()}: outstanding work requests are flushed first. */
+    /**
+     * {@code ib_destroy_qp()}: outstanding work requests are flushed first; the QP's MR pools
+     * ({@code rdma_rw_cleanup_mrs()}) are destroyed with it.
+     */
     void destroy();
+
+    /** {@code qp->max_write_sge}: SGEs one RDMA WRITE may carry (the QP's {@code max_send_sge}). */
+    default int maxWriteSge() {
+        return 1;
+    }
+
+    /** {@code qp->max_read_sge}: SGEs one RDMA READ may carry ({@code max_send_sge} capped by {@code max_sge_rd}). */
+    default int maxReadSge() {
+        return 1;
+    }
+
+    /** {@code qp->integrity_en}: created with {@link QpInitAttr#CREATE_INTEGRITY_EN}. */
+    default boolean integrityEn() {
+        return false;
+    }
+
+    /** {@code qp->rdma_mrs}: the fast-registration MRs {@code rdma_rw} uses for plain transfers. */
+    default IbMrPool rdmaMrs() {
+        throw new RdmaException(Errno.EOPNOTSUPP, "this QP has no MR pools");
+    }
+
+    /** {@code qp->sig_mrs}: the {@link MrType#INTEGRITY} MRs {@code rdma_rw} uses for signature transfers. */
+    default IbMrPool sigMrs() {
+        throw new RdmaException(Errno.EOPNOTSUPP, "this QP has no MR pools");
+    }
+
+    /** {@code qp->mrs_used}: MRs taken from this QP's pools and not yet put back. */
+    default int mrsUsed() {
+        return 0;
+    }
 }

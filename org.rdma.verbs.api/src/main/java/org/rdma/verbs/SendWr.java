@@ -50,7 +50,11 @@ public final class SendWr {
     /** {@code ib_ud_wr.port_num} (SMI only). */
     public int portNum;
 
-    /** {@code ib_reg_wr.mr}. */
+    /**
+     * {@code ib_reg_wr.mr}. For {@link WrOpcode#REG_MR_INTEGRITY} the registration applies the
+     * MR's {@link IbMr#sigAttrs()} (the kernel keeps them in {@code mr->sig_attrs}, not in the
+     * work request) and the request carries no SGEs.
+     */
     public IbMr mr;
     /** {@code ib_reg_wr.key}: the key the MR takes when the registration executes. */
     public int key;

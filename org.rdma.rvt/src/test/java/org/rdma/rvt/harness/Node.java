@@ -44,6 +44,8 @@ public final class Node {
     public final Gid gid;
     /** Signalling of QPs created next. */
     public org.rdma.verbs.SigType sigType = org.rdma.verbs.SigType.ALL_WR;
+    /** {@code create_flags} of QPs created next. */
+    public int createFlags;
 
     Node(Wire wire, IbClock clock, int lid, DeviceAttr attr) {
         this.lid = lid;
@@ -210,6 +212,7 @@ public final class Node {
         init.cap.maxRecvSge = maxSge;
         init.cap.maxInlineData = maxInline;
         init.portNum = 1;
+        init.createFlags = createFlags;
         ProviderQp p = dev.createQp(core, pd.p, init);
         ctx.bind(core, p);
         return new Qp(core, p, pd, scq, rcq);
@@ -247,6 +250,14 @@ public final class Node {
     public FakeMr allocMr(Pd pd, MrType type, int maxSg) {
         FakeMr mr = new FakeMr(pd.core, type);
         mr.attach(dev.allocMr(mr, pd.p, type, maxSg), 0, 0);
+        ctx.bind(mr, mr.provider);
+        return mr;
+    }
+
+    /** {@code ib_alloc_mr_integrity}. */
+    public FakeMr allocMrIntegrity(Pd pd, int maxDataSg, int maxMetaSg) {
+        FakeMr mr = new FakeMr(pd.core, MrType.INTEGRITY);
+        mr.attach(dev.allocMrIntegrity(mr, pd.p, maxDataSg, maxMetaSg), 0, 0);
         ctx.bind(mr, mr.provider);
         return mr;
     }

@@ -3,8 +3,10 @@ package org.rdma.rvt.testkit;
 import org.rdma.verbs.IbDevice;
 import org.rdma.verbs.IbMr;
 import org.rdma.verbs.IbPd;
+import org.rdma.verbs.MrStatus;
 import org.rdma.verbs.MrType;
 import org.rdma.verbs.SgEntry;
+import org.rdma.verbs.SigAttrs;
 import org.rdma.verbs.spi.MrMapTarget;
 import org.rdma.verbs.spi.ProviderMr;
 
@@ -19,11 +21,14 @@ public final class FakeMr implements IbMr, MrMapTarget {
     private long iova;
     private long length;
     private int pageSize;
+    private boolean needInval;
+    private final SigAttrs sigAttrs;
 
     /** An MR of {@code type} on {@code pd}; {@link #attach} completes it with the driver's MR. */
     public FakeMr(IbPd pd, MrType type) {
         this.pd = pd;
         this.type = type;
+        this.sigAttrs = type == MrType.INTEGRITY ? new SigAttrs() : null;
     }
 
     /** Takes the driver's MR and its keys, as {@code CoreMr} does after registration. */
@@ -101,7 +106,28 @@ public final class FakeMr implements IbMr, MrMapTarget {
     @Override
     public int mapMrSgPi(SgEntry[] dataSg, int dataNents, int[] dataSgOffset, SgEntry[] metaSg, int metaNents,
             int[] metaSgOffset, int pageSize) {
+        this.pageSize = pageSize;
         return provider.mapMrSgPi(this, dataSg, dataNents, dataSgOffset, metaSg, metaNents, metaSgOffset);
+    }
+
+    @Override
+    public SigAttrs sigAttrs() {
+        return sigAttrs;
+    }
+
+    @Override
+    public int checkMrStatus(int checkMask, MrStatus status) {
+        return provider.checkMrStatus(checkMask, status);
+    }
+
+    @Override
+    public boolean needInval() {
+        return needInval;
+    }
+
+    @Override
+    public void setNeedInval(boolean needInval) {
+        this.needInval = needInval;
     }
 
     @Override

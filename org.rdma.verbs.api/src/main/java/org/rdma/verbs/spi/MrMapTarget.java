@@ -2,6 +2,7 @@ package org.rdma.verbs.spi;
 
 import org.osgi.annotation.versioning.ProviderType;
 import org.rdma.verbs.MrType;
+import org.rdma.verbs.SigAttrs;
 
 /**
  * The core's MR as {@code ops.map_mr_sg} sees it: the fields {@code ib_sg_to_pages()} reads and
@@ -26,4 +27,9 @@ public interface MrMapTarget {
 
     /** {@code mr->length}. */
     long length();
+
+    /** {@code mr->sig_attrs} of an INTEGRITY MR ({@code ops.map_mr_sg_pi} sets its {@code meta_length}); else null. */
+    default SigAttrs sigAttrs() {
+        return null;
+    }
 }

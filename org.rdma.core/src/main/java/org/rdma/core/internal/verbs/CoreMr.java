@@ -11,16 +11,19 @@ import org.rdma.verbs.Errno;
 import org.rdma.verbs.IbDevice;
 import org.rdma.verbs.IbMr;
 import org.rdma.verbs.IbPd;
+import org.rdma.verbs.MrStatus;
 import org.rdma.verbs.MrType;
 import org.rdma.verbs.RdmaException;
 import org.rdma.verbs.SgEntry;
+import org.rdma.verbs.SigAttrs;
 import org.rdma.verbs.spi.MrMapTarget;
 import org.rdma.verbs.spi.ProviderMr;
 
 /**
  * {@code struct ib_mr} for every way one is made: {@code ib_reg_user_mr()}, {@code ib_get_dma_mr()},
  * {@code ib_alloc_mr()} and {@code ib_alloc_mr_integrity()}; with {@code ib_map_mr_sg()},
- * {@code ib_map_mr_sg_pi()} and {@code ib_update_fast_reg_key()}.
+ * {@code ib_map_mr_sg_pi()}, {@code ib_update_fast_reg_key()} and {@code ib_check_mr_status()}. An
+ * INTEGRITY MR owns its {@code sig_attrs}, as {@code ib_alloc_mr_integrity()} allocates them.
  */
 final class CoreMr extends CoreObject<ProviderMr> implements IbMr, MrMapTarget {
     private final CorePd pd;
@@ -30,11 +33,14 @@ final class CoreMr extends CoreObject<ProviderMr> implements IbMr, MrMapTarget {
     private volatile long iova;
     private volatile long length;
     private volatile int pageSize;
+    private volatile boolean needInval;
+    private final SigAttrs sigAttrs;
 
     private CoreMr(CorePd pd, MrType type) {
         super(pd.dev);
         this.pd = pd;
         this.type = type;
+        this.sigAttrs = type == MrType.INTEGRITY ? new SigAttrs() : null;
     }
 
     private CoreMr finish(ProviderMr p) {
@@ -92,10 +98,10 @@ final class CoreMr extends CoreObject<ProviderMr> implements IbMr, MrMapTarget {
         DeviceAttr a = pd.dev.attrsRef();
         RdmaException.check((a.kernelCapFlags & DeviceCapFlags.IBK_INTEGRITY_HANDOVER) != 0, Errno.EOPNOTSUPP,
                 pd.dev.name() + " has no integrity handover");
-        RdmaException.check(maxNumDataSg > 0 && maxNumMetaSg >= 0
-                && maxNumDataSg + maxNumMetaSg <= a.maxPiFastRegPageListLen, Errno.EINVAL,
-                "data " + maxNumDataSg + " + metadata " + maxNumMetaSg + " SG entries exceed "
-                        + a.maxPiFastRegPageListLen);
+        RdmaException.check(maxNumMetaSg > 0, Errno.EINVAL, "an INTEGRITY MR needs max_num_meta_sg > 0");
+        RdmaException.check(maxNumDataSg > 0 && maxNumDataSg <= a.maxPiFastRegPageListLen
+                && maxNumMetaSg <= a.maxPiFastRegPageListLen, Errno.EINVAL, "data " + maxNumDataSg + " / metadata "
+                + maxNumMetaSg + " SG entries outside 1.." + a.maxPiFastRegPageListLen);
         CoreMr mr = new CoreMr(pd, MrType.INTEGRITY);
         return mr.finish(pd.dev.provider.allocMrIntegrity(mr, pd.provider, maxNumDataSg, maxNumMetaSg));
     }
@@ -195,6 +201,29 @@ final class CoreMr extends CoreObject<ProviderMr> implements IbMr, MrMapTarget {
         }
         this.pageSize = pageSize;
         return provider.mapMrSgPi(this, dataSg, dataNents, dataSgOffset, metaSg, metaNents, metaSgOffset);
+    }
+
+    @Override
+    public SigAttrs sigAttrs() {
+        return sigAttrs;
+    }
+
+    @Override
+    public int checkMrStatus(int checkMask, MrStatus status) {
+        if (status == null || isDestroyed()) {
+            return -Errno.EINVAL.value;
+        }
+        return provider.checkMrStatus(checkMask, status);
+    }
+
+    @Override
+    public boolean needInval() {
+        return needInval;
+    }
+
+    @Override
+    public void setNeedInval(boolean needInval) {
+        this.needInval = needInval;
     }
 
     @Override

@@ -3,14 +3,20 @@ package org.rdma.core.internal.verbs;
 import java.lang.System.Logger.Level;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.rdma.core.internal.restrack.Restrack;
+import org.rdma.core.internal.rw.CoreQpAttrs;
+import org.rdma.core.internal.rw.MrPool;
+import org.rdma.core.internal.rw.RwQp;
 import org.rdma.verbs.AhAttr;
 import org.rdma.verbs.DeviceAttr;
+import org.rdma.verbs.DeviceCapFlags;
 import org.rdma.verbs.Errno;
 import org.rdma.verbs.Gid;
 import org.rdma.verbs.GidAttr;
 import org.rdma.verbs.IbCq;
 import org.rdma.verbs.IbDevice;
+import org.rdma.verbs.IbMrPool;
 import org.rdma.verbs.IbPd;
 import org.rdma.verbs.IbQp;
 import org.rdma.verbs.IbSrq;
@@ -29,9 +35,10 @@ import org.rdma.verbs.spi.ProviderQp;
 /**
  * {@code struct ib_qp}: {@code ib_create_qp()}, {@code ib_modify_qp()} with the
  * {@code ib_modify_qp_is_ok()} check and SGID reference handling of {@code _ib_modify_qp()},
- * the generic drain of {@code __ib_drain_sq()}/{@code __ib_drain_rq()}, and {@code ib_destroy_qp()}.
+ * the generic drain of {@code __ib_drain_sq()}/{@code __ib_drain_rq()}, and {@code ib_destroy_qp()};
+ * with {@code cap.max_rdma_ctxs}, the send queue room and MR pools of {@code rdma_rw}.
  */
-final class CoreQp extends CoreObject<ProviderQp> implements IbQp {
+final class CoreQp extends CoreObject<ProviderQp> implements IbQp, CoreQpAttrs {
     private static final System.Logger LOG = System.getLogger(CoreQp.class.getName());
 
     private final CorePd pd;
@@ -44,6 +51,12 @@ final class CoreQp extends CoreObject<ProviderQp> implements IbQp {
     private int sqPsn;
     private GidAttr avSgidAttr;
     private GidAttr altSgidAttr;
+    private int maxWriteSge;
+    private int maxReadSge;
+    private final boolean integrityEn;
+    private final AtomicInteger mrsUsed = new AtomicInteger();
+    private final MrPool rdmaMrs;
+    private final MrPool sigMrs;
 
     private CoreQp(CorePd pd, QpInitAttr init, CoreCq sendCq, CoreCq recvCq, CoreSrq srq) {
         super(pd.dev, init.eventHandler);
@@ -53,6 +66,9 @@ final class CoreQp extends CoreObject<ProviderQp> implements IbQp {
         this.recvCq = recvCq;
         this.srq = srq;
         this.context = init.qpContext;
+        this.integrityEn = (init.createFlags & QpInitAttr.CREATE_INTEGRITY_EN) != 0;
+        this.rdmaMrs = new MrPool(pd, pd.dev.name() + " rdma_mrs", mrsUsed);
+        this.sigMrs = new MrPool(pd, pd.dev.name() + " sig_mrs", mrsUsed);
     }
 
     static CoreQp create(CorePd pd, QpInitAttr init) {
@@ -75,6 +91,12 @@ final class CoreQp extends CoreObject<ProviderQp> implements IbQp {
             RdmaException.check(init.qpType != QpType.SMI || dev.getLinkLayer(init.portNum) == LinkLayer.INFINIBAND,
                     Errno.EINVAL, dev.name() + "/" + init.portNum + ": no SMI QP on a RoCE port");
         }
+        RdmaException.check((init.createFlags & QpInitAttr.CREATE_INTEGRITY_EN) == 0
+                || (dev.attrsRef().kernelCapFlags & DeviceCapFlags.IBK_INTEGRITY_HANDOVER) != 0, Errno.EINVAL,
+                dev.name() + ": IB_QP_CREATE_INTEGRITY_EN without integrity handover");
+        if (init.cap.maxRdmaCtxs > 0) {
+            RwQp.initQp(dev, dev.attrsRef(), init);
+        }
         checkCaps(dev, init);
         CoreQp qp = new CoreQp(pd, init, scq, rcq, srq);
         if (init.qpType == QpType.SMI || init.qpType == QpType.GSI) {
@@ -91,7 +113,17 @@ final class CoreQp extends CoreObject<ProviderQp> implements IbQp {
         if (srq != null) {
             srq.usecnt.incrementAndGet();
         }
+        qp.maxWriteSge = init.cap.maxSendSge;
+        qp.maxReadSge = Math.min(init.cap.maxSendSge, dev.attrsRef().maxSgeRd);
         qp.track(Restrack.Type.QP, pd.owner(), qp::resAttrs);
+        if (init.cap.maxRdmaCtxs > 0) {
+            try {
+                RwQp.initMrs(qp, dev.attrsRef(), init);
+            } catch (RuntimeException e) {
+                qp.destroy();
+                throw e;
+            }
+        }
         return qp;
     }
 
@@ -314,10 +346,16 @@ final class CoreQp extends CoreObject<ProviderQp> implements IbQp {
         usecnt.decrementAndGet();
     }
 
+    /** {@code rdma_is_multicast_addr()} also takes an IPv4-mapped 224.0.0.0/4 GID (RoCE v2 groups). */
+    private static boolean isV4MappedMulticast(Gid gid) {
+        return gid.isV4Mapped() && (gid.interfaceId() & 0xF000_0000L) == 0xE000_0000L;
+    }
+
     /** {@code ib_attach_mcast()} checks: UD QP, multicast GID, and on IB a multicast LID. */
     private void checkMcast(Gid gid, int lid) {
         RdmaException.check(type == QpType.UD, Errno.EINVAL, "multicast needs a UD QP, not " + type);
-        RdmaException.check(gid.isMulticast(), Errno.EINVAL, gid + " is not a multicast GID");
+        RdmaException.check(gid.isMulticast() || isV4MappedMulticast(gid), Errno.EINVAL,
+                gid + " is not a multicast GID");
         if (port != 0 && dev.getLinkLayer(port) == LinkLayer.INFINIBAND) {
             RdmaException.check(lid >= 0xC000 && lid <= 0xFFFE, Errno.EINVAL,
                     "LID 0x" + Integer.toHexString(lid) + " is not a multicast LID");
@@ -366,6 +404,7 @@ final class CoreQp extends CoreObject<ProviderQp> implements IbQp {
             return;
         }
         provider.destroy();
+        RwQp.cleanupMrs(this);
         synchronized (this) {
             if (avSgidAttr != null) {
                 avSgidAttr.put();
@@ -387,6 +426,41 @@ final class CoreQp extends CoreObject<ProviderQp> implements IbQp {
             srq.usecnt.decrementAndGet();
         }
         untrack();
+    }
+
+    @Override
+    public int maxWriteSge() {
+        return maxWriteSge;
+    }
+
+    @Override
+    public int maxReadSge() {
+        return maxReadSge;
+    }
+
+    @Override
+    public boolean integrityEn() {
+        return integrityEn;
+    }
+
+    @Override
+    public IbMrPool rdmaMrs() {
+        return rdmaMrs;
+    }
+
+    @Override
+    public IbMrPool sigMrs() {
+        return sigMrs;
+    }
+
+    @Override
+    public int mrsUsed() {
+        return mrsUsed.get();
+    }
+
+    @Override
+    public DeviceAttr deviceAttrs() {
+        return dev.attrsRef();
     }
 
     @Override

@@ -4,9 +4,11 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.rdma.verbs.AccessFlags;
 import org.rdma.verbs.Errno;
+import org.rdma.verbs.MrStatus;
 import org.rdma.verbs.MrType;
 import org.rdma.verbs.RdmaException;
 import org.rdma.verbs.SgEntry;
+import org.rdma.verbs.SigAttrs;
 import org.rdma.verbs.spi.DmaRegion;
 import org.rdma.verbs.spi.DmaSpace;
 import org.rdma.verbs.spi.MrMapTarget;
@@ -18,10 +20,14 @@ import org.rdma.verbs.spi.SgToPages;
  * kinds translate addresses differently: USER regions index their buffer slice, DMA regions look the
  * address up in the core's DMA space, MEM_REG regions go through their page list and SG_GAPS regions
  * through their element list (both filled by {@code map_mr_sg} and made valid by a REG_MR work
- * request).
+ * request). INTEGRITY regions present a zero-based wire-domain view through their
+ * {@link SigRegion}, made valid by a REG_MR_INTEGRITY work request; {@link #translate} refuses
+ * them, so every access goes through {@link #sigGather}/{@link #sigScatter}.
  *
  * <p>States: a fast-registration region starts FREE; REG_MR makes it VALID, local invalidate (or
- * send with invalidate) makes it FREE again; deregistration makes any region ZOMBIE.
+ * send with invalidate) makes it FREE again; deregistration makes any region ZOMBIE. As in rxe,
+ * {@code map_mr_sg} may map a region whose registration is still VALID (rdma_rw maps a pooled MR
+ * before the LOCAL_INV of its previous use executes); the next REG_MR requires it FREE.
  */
 public final class RvtMr implements ProviderMr {
     /** Not registered (fast registration) or invalidated. */
@@ -53,12 +59,15 @@ public final class RvtMr implements ProviderMr {
     public Runnable onDereg;
     /** Memory windows bound to this region. */
     public final AtomicInteger boundMws = new AtomicInteger();
+    /** The signature engine of an INTEGRITY region, else null. */
+    public final SigRegion sig;
 
     // fast registration: page list (MEM_REG) or element list (SG_GAPS)
     private final long[] pages;
     private final int[] elemLen;
     private int npages;
     private int pageSize;
+    private final SgToPages.PageSink pageSink = this::addPage;
     private int firstOffset;
 
     private RvtMr(MrType type, RvtPd pd, KeyTable keys, DmaSpace dma, ByteBuffer buf, int maxSg) {
@@ -67,8 +76,20 @@ public final class RvtMr implements ProviderMr {
         this.keys = keys;
         this.dma = dma;
         this.buf = buf;
-        this.pages = maxSg > 0 ? new long[maxSg] : null;
+        this.pages = maxSg > 0 && type != MrType.INTEGRITY ? new long[maxSg] : null;
         this.elemLen = type == MrType.SG_GAPS ? new int[maxSg] : null;
+        this.sig = null;
+    }
+
+    private RvtMr(RvtPd pd, KeyTable keys, DmaSpace dma, int maxDataSg, int maxMetaSg) {
+        this.type = MrType.INTEGRITY;
+        this.pd = pd;
+        this.keys = keys;
+        this.dma = dma;
+        this.buf = null;
+        this.pages = null;
+        this.elemLen = null;
+        this.sig = new SigRegion(dma, maxDataSg, maxMetaSg);
     }
 
     /** {@code reg_user_mr}: {@code buffer} at {@code iova}. */
@@ -108,6 +129,11 @@ public final class RvtMr implements ProviderMr {
         return mr.publish(FREE);
     }
 
+    /** {@code alloc_mr_integrity}: a signature region for {@code maxDataSg} data and {@code maxMetaSg} metadata elements. */
+    public static RvtMr integrity(RvtPd pd, KeyTable keys, DmaSpace dma, int maxDataSg, int maxMetaSg) {
+        return new RvtMr(pd, keys, dma, maxDataSg, maxMetaSg).publish(FREE);
+    }
+
     private RvtMr publish(int initial) {
         key = keys.reserve();
         state = initial;
@@ -127,7 +153,7 @@ public final class RvtMr implements ProviderMr {
 
     /** Whether this region may be the target of fast registration and local invalidation. */
     public boolean isFastReg() {
-        return type == MrType.MEM_REG || type == MrType.SG_GAPS;
+        return type == MrType.MEM_REG || type == MrType.SG_GAPS || type == MrType.INTEGRITY;
     }
 
     /** Whether {@code [va, va + len)} lies inside the region (and, for DMA, inside one mapping). */
@@ -191,11 +217,8 @@ public final class RvtMr implements ProviderMr {
 
     @Override
     public int mapMrSg(MrMapTarget target, SgEntry[] sg, int nents, int[] sgOffset) {
-        if (!isFastReg()) {
+        if (!isFastReg() || sig != null) {
             return -Errno.EINVAL.value;
-        }
-        if (state == VALID) {
-            return -Errno.EBUSY.value;
         }
         npages = 0;
         if (type == MrType.SG_GAPS) {
@@ -204,7 +227,7 @@ public final class RvtMr implements ProviderMr {
         pageSize = target.pageSize();
         // ib_sg_to_pages() sets the IOVA to the first element's address plus the offset into it
         long first = nents > 0 ? sg[0].dmaAddress + (sgOffset != null ? sgOffset[0] : 0) : 0;
-        int n = SgToPages.sgToPages(target, sg, nents, sgOffset, this::addPage);
+        int n = SgToPages.sgToPages(target, sg, nents, sgOffset, pageSink);
         firstOffset = (int) (first & (pageSize - 1));
         iova = first;
         length = target.length();
@@ -244,16 +267,84 @@ public final class RvtMr implements ProviderMr {
         return i;
     }
 
+    // ---------------------------------------------------------------- signature regions
+
+    @Override
+    public int mapMrSgPi(MrMapTarget target, SgEntry[] dataSg, int dataNents, int[] dataSgOffset, SgEntry[] metaSg,
+            int metaNents, int[] metaSgOffset) {
+        if (sig == null) {
+            return -Errno.EOPNOTSUPP.value;
+        }
+        int r = sig.map(dataSg, dataNents, dataSgOffset, metaSg, metaNents, metaSgOffset);
+        if (r != 0) {
+            return r;
+        }
+        // zero based, as signature-handover HCAs register it; the view's length comes with REG_MR_INTEGRITY
+        iova = 0;
+        length = sig.mappedLength();
+        target.setIova(0);
+        target.setLength(length);
+        SigAttrs a = target.sigAttrs();
+        if (a != null) {
+            a.metaLength = sig.metaLength();
+        }
+        return 0;
+    }
+
+    /** Snapshots a REG_MR_INTEGRITY's attributes at post time; false for other regions or attributes the device cannot apply. */
+    public boolean stageSig(SigAttrs attrs) {
+        return sig != null && sig.stage(attrs);
+    }
+
+    /**
+     * Executes a REG_MR_INTEGRITY work request: the rules of {@link #fastRegister}, then the
+     * staged signature attributes apply and the region becomes the wire view {@code [0, length)}.
+     */
+    public boolean fastRegisterIntegrity(RvtPd qpPd, int newKey, int newAccess) {
+        if (sig == null || !registrable(qpPd, newKey, newAccess)) {
+            return false;
+        }
+        long view = sig.activate(newKey);
+        if (view < 0) {
+            return false;
+        }
+        iova = 0;
+        length = view;
+        access = newAccess;
+        key = newKey;
+        state = VALID;
+        return true;
+    }
+
+    /** Reads {@code n} bytes of the signature view at {@code va} into {@code dst[di..]}. */
+    public boolean sigGather(long va, ByteBuffer dst, int di, int n) {
+        return sig.gather(va - iova, dst, di, n);
+    }
+
+    /** Writes {@code n} bytes from {@code src[si..]} into the signature view at {@code va}. */
+    public boolean sigScatter(long va, ByteBuffer src, int si, int n) {
+        return sig.scatter(va - iova, src, si, n);
+    }
+
+    @Override
+    public int checkMrStatus(int checkMask, MrStatus status) {
+        return sig == null ? -Errno.EINVAL.value : sig.checkStatus(checkMask, status);
+    }
+
+    private boolean registrable(RvtPd qpPd, int newKey, int newAccess) {
+        if (state != FREE || qpPd != pd || (newKey & 0xffffff00) != (key & 0xffffff00)) {
+            return false;
+        }
+        return (newAccess & (AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_ATOMIC)) == 0
+                || (newAccess & AccessFlags.LOCAL_WRITE) != 0;
+    }
+
     /**
      * Executes a REG_MR work request ({@code rvt_fast_reg_mr()}): the region must be free, in the
      * QP's PD, and {@code newKey} may change only the key byte. Returns false on any violation.
      */
     public boolean fastRegister(RvtPd qpPd, int newKey, int newAccess, long newIova) {
-        if (!isFastReg() || state != FREE || qpPd != pd || (newKey & 0xffffff00) != (key & 0xffffff00)) {
-            return false;
-        }
-        if ((newAccess & (AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_ATOMIC)) != 0
-                && (newAccess & AccessFlags.LOCAL_WRITE) == 0) {
+        if (!isFastReg() || sig != null || !registrable(qpPd, newKey, newAccess)) {
             return false;
         }
         if (newIova != iova) {

@@ -59,6 +59,11 @@ public final class SgeCursor {
         }
     }
 
+    /**
+     * The next piece of at most {@code max} bytes: a buffer range in {@code seg}, or for a
+     * signature region {@code seg.buf == null} and the piece's length (its bytes exist only in
+     * the region's view).
+     */
     private boolean piece(int max, Seg seg) {
         while (idx < num && (len[idx] & 0xffff_ffffL) == off) {
             idx++;
@@ -72,6 +77,10 @@ public final class SgeCursor {
             return false;
         }
         int want = (int) Math.min(max, (len[idx] & 0xffff_ffffL) - off);
+        if (r.sig != null) {
+            seg.set(null, 0, want);
+            return true;
+        }
         return r.translate(addr[idx] + off, want, seg);
     }
 
@@ -87,7 +96,7 @@ public final class SgeCursor {
     public boolean contiguous(int n, Seg seg) {
         int saveIdx = idx;
         long saveOff = off;
-        boolean ok = piece(n, seg) && seg.len == n;
+        boolean ok = piece(n, seg) && seg.buf != null && seg.len == n;
         idx = saveIdx;
         off = saveOff;
         return ok;
@@ -104,7 +113,13 @@ public final class SgeCursor {
             if (!piece(n, seg)) {
                 return false;
             }
-            seg.buf.put(seg.index, src, srcIdx, seg.len);
+            if (seg.buf == null) {
+                if (!mr[idx].sigScatter(addr[idx] + off, src, srcIdx, seg.len)) {
+                    return false;
+                }
+            } else {
+                seg.buf.put(seg.index, src, srcIdx, seg.len);
+            }
             srcIdx += seg.len;
             n -= seg.len;
             advance(seg.len);
@@ -118,7 +133,13 @@ public final class SgeCursor {
             if (!piece(n, seg)) {
                 return false;
             }
-            dst.put(dstIdx, seg.buf, seg.index, seg.len);
+            if (seg.buf == null) {
+                if (!mr[idx].sigGather(addr[idx] + off, dst, dstIdx, seg.len)) {
+                    return false;
+                }
+            } else {
+                dst.put(dstIdx, seg.buf, seg.index, seg.len);
+            }
             dstIdx += seg.len;
             n -= seg.len;
             advance(seg.len);
@@ -128,6 +149,6 @@ public final class SgeCursor {
 
     /** The next 8 bytes as one piece (atomic results), or false. */
     public boolean piece8(Seg seg) {
-        return piece(8, seg) && seg.len == 8;
+        return piece(8, seg) && seg.buf != null && seg.len == 8;
     }
 }

@@ -134,6 +134,9 @@ public final class DeviceVerbs {
         RdmaException.check(init.cap.maxSendWr <= dev.attr.maxQpWr && init.cap.maxRecvWr <= dev.attr.maxQpWr
                 && init.cap.maxSendSge <= dev.attr.maxSendSge && init.cap.maxRecvSge <= dev.attr.maxRecvSge
                 && init.cap.maxInlineData <= dev.attr.maxInlineData, Errno.EINVAL, "QP capabilities beyond the device's");
+        RdmaException.check((init.createFlags & QpInitAttr.CREATE_INTEGRITY_EN) == 0
+                || (dev.attr.kernelCapFlags & DeviceCapFlags.IBK_INTEGRITY_HANDOVER) != 0, Errno.EINVAL,
+                "IB_QP_CREATE_INTEGRITY_EN without integrity handover");
         if (type == QpType.SMI) {
             RdmaException.check(!dev.isRoce(init.portNum), Errno.EINVAL, "no QP0 on a RoCE port");
         }
@@ -179,6 +182,18 @@ public final class DeviceVerbs {
         RdmaException.check(maxNumSg > 0 && maxNumSg <= Math.max(1, dev.attr.maxFastRegPageListLen), Errno.EINVAL,
                 "max_num_sg " + maxNumSg);
         return counted(RvtMr.fastReg((RvtPd) pd, dev.mem.keys(), dma, type, maxNumSg));
+    }
+
+    /** {@code alloc_mr_integrity}: a signature region ({@code IBK_INTEGRITY_HANDOVER}). */
+    public ProviderMr allocMrIntegrity(IbMr mr, ProviderPd pd, int maxNumDataSg, int maxNumMetaSg) {
+        RdmaException.check(pd instanceof RvtPd, Errno.EINVAL, "PD of another device");
+        RdmaException.check((dev.attr.kernelCapFlags & DeviceCapFlags.IBK_INTEGRITY_HANDOVER) != 0, Errno.EOPNOTSUPP,
+                "INTEGRITY MRs are not supported");
+        int max = dev.attr.maxPiFastRegPageListLen;
+        RdmaException.check(maxNumDataSg > 0 && maxNumDataSg <= max && maxNumMetaSg > 0 && maxNumMetaSg <= max,
+                Errno.EINVAL, "max_num_data_sg " + maxNumDataSg + " / max_num_meta_sg " + maxNumMetaSg
+                        + " outside 1.." + max);
+        return counted(RvtMr.integrity((RvtPd) pd, dev.mem.keys(), dma, maxNumDataSg, maxNumMetaSg));
     }
 
     private ProviderMr counted(RvtMr mr) {

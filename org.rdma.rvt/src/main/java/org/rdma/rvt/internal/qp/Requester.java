@@ -380,13 +380,16 @@ final class Requester {
         }
     }
 
-    /** REG_MR, LOCAL_INV and BIND_MW ({@code rxe_do_local_ops()}). */
+    /** REG_MR, REG_MR_INTEGRITY, LOCAL_INV and BIND_MW ({@code rxe_do_local_ops()}). */
     private void executeLocal(Swqe w) {
         boolean ok;
         Mem mem = qp.dev.mem;
         switch (w.opcode) {
             case REG_MR:
                 ok = w.regMr != null && w.regMr.fastRegister(qp.pd, w.key, w.access, w.regIova);
+                break;
+            case REG_MR_INTEGRITY:
+                ok = w.regMr != null && w.regMr.fastRegisterIntegrity(qp.pd, w.key, w.access);
                 break;
             case LOCAL_INV: {
                 Object o = mem.lookup(w.invalidateRkey);

@@ -422,6 +422,14 @@ final class Responder {
     private boolean writeData(int pay) {
         RvtMr mr = writeMr;
         int srcIdx = pkt.payloadOffset;
+        if (mr.sig != null) {
+            if (!mr.sigScatter(writeVa, pkt.payload, srcIdx, pay)) {
+                return false;
+            }
+            writeVa += pay;
+            writeResid -= pay;
+            return true;
+        }
         int left = pay;
         long va = writeVa;
         while (left > 0) {
@@ -485,10 +493,11 @@ final class Responder {
                 tx.payloadStable = true;
             } else {
                 long at = va + (long) i * mtu;
-                if (!mr.translate(at, pay, qp.seg)) {
+                boolean direct = mr.sig == null;
+                if (direct && !mr.translate(at, pay, qp.seg)) {
                     return;
                 }
-                if (qp.seg.len == pay) {
+                if (direct && qp.seg.len == pay) {
                     tx.payload = qp.seg.buf;
                     tx.payloadOffset = qp.seg.index;
                     tx.payloadStable = true;
@@ -505,6 +514,9 @@ final class Responder {
     }
 
     private boolean gather(RvtMr mr, long va, int len) {
+        if (mr.sig != null) {
+            return mr.sigGather(va, qp.bounce, 0, len);
+        }
         int off = 0;
         while (off < len) {
             if (!mr.translate(va + off, len - off, qp.seg)) {

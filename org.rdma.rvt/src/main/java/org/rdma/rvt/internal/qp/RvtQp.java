@@ -79,6 +79,8 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
     private int nextSsn = 1;
     final int maxSendSge;
     final int maxInline;
+    /** Created with {@code IB_QP_CREATE_INTEGRITY_EN}: REG_MR_INTEGRITY may be posted. */
+    final boolean integrityEn;
 
     // attributes (task owner)
     volatile QpState state = QpState.RESET;
@@ -140,6 +142,7 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
         this.sigType = init.sqSigType;
         this.maxSendSge = Math.max(1, init.cap.maxSendSge);
         this.maxInline = init.cap.maxInlineData;
+        this.integrityEn = (init.createFlags & QpInitAttr.CREATE_INTEGRITY_EN) != 0;
         this.sqCap = Math.max(1, init.cap.maxSendWr);
         int ring = Integer.highestOneBit(Math.max(1, sqCap - 1)) << 1;
         this.sq = new Swqe[ring];
@@ -304,13 +307,16 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
                 return -Errno.EINVAL.value;
             }
         }
-        if (op == WrOpcode.REG_MR) {
+        if (op == WrOpcode.REG_MR || op == WrOpcode.REG_MR_INTEGRITY) {
             try {
                 e.regMr = w.mr == null ? null : dev.ctx.providerOf(w.mr, RvtMr.class);
             } catch (RuntimeException ex) {
                 e.regMr = null;
             }
             if (e.regMr == null) {
+                return -Errno.EINVAL.value;
+            }
+            if (op == WrOpcode.REG_MR_INTEGRITY && (!integrityEn || w.numSge != 0 || !e.regMr.stageSig(w.mr.sigAttrs()))) {
                 return -Errno.EINVAL.value;
             }
             e.regIova = w.mr.iova();

@@ -43,6 +43,7 @@ final class WrKinds {
         def(WrOpcode.ATOMIC_FETCH_AND_ADD, Opcodes.ATOMIC, ON_RC, Opcodes.FETCH_ADD, -1, -1, -1);
         def(WrOpcode.LOCAL_INV, LOCAL, ON_RC | ON_UC, -1, -1, -1, -1);
         def(WrOpcode.REG_MR, LOCAL, ON_RC | ON_UC, -1, -1, -1, -1);
+        def(WrOpcode.REG_MR_INTEGRITY, LOCAL, ON_RC | ON_UC, -1, -1, -1, -1);
         def(WrOpcode.BIND_MW, LOCAL, ON_RC | ON_UC, -1, -1, -1, -1);
     }
 
