@@ -13,12 +13,12 @@ import org.rdma.mad.MadRegRequest;
 import org.rdma.verbs.AhAttr;
 import org.rdma.verbs.Errno;
 import org.rdma.verbs.Gid;
+import org.rdma.verbs.GidAttr;
 import org.rdma.verbs.IbAh;
 import org.rdma.verbs.IbCq;
 import org.rdma.verbs.IbDevice;
 import org.rdma.verbs.IbPd;
 import org.rdma.verbs.LinkLayer;
-import org.rdma.verbs.PortIndex;
 import org.rdma.verbs.QpType;
 import org.rdma.verbs.RdmaException;
 import org.rdma.verbs.Wc;
@@ -331,14 +331,17 @@ final class MadPort {
         a.srcPathBits = wc.dlidPathBits;
         byte[] grh = recv.grh();
         if (grh != null) {
-            Gid sgid = Gid.of(grh, 8);
-            Gid dgid = Gid.of(grh, 24);
-            int flow = ((grh[1] & 0x0f) << 16) | ((grh[2] & 0xff) << 8) | (grh[3] & 0xff);
-            int tclass = ((grh[0] & 0x0f) << 4) | ((grh[1] & 0xf0) >>> 4);
+            // RoCEv2 over IPv4: the IPv4 header sits in the last 20 bytes of the GRH area
+            boolean v4 = (wc.wcFlags & WcFlags.WITH_NETWORK_HDR_TYPE) != 0 && wc.networkHdrType == 2;
+            Gid sgid = v4 ? v4Gid(grh, 32) : Gid.of(grh, 8);
+            Gid dgid = v4 ? v4Gid(grh, 36) : Gid.of(grh, 24);
+            int flow = v4 ? 0 : ((grh[1] & 0x0f) << 16) | ((grh[2] & 0xff) << 8) | (grh[3] & 0xff);
+            int tclass = v4 ? grh[21] & 0xff : ((grh[0] & 0x0f) << 4) | ((grh[1] & 0xf0) >>> 4);
             int sgidIndex = 0;
             try {
-                PortIndex pi = device.findGid(dgid);
-                sgidIndex = pi.index;
+                GidAttr ours = device.findGidAttr(dgid, null, null);
+                sgidIndex = ours.index();
+                ours.put();
             } catch (RuntimeException e) {
                 // the destination GID of the request is not ours any more: use index 0
             }
@@ -346,6 +349,11 @@ final class MadPort {
         }
         a.type = linkLayer == LinkLayer.INFINIBAND ? org.rdma.verbs.AhAttrType.IB : org.rdma.verbs.AhAttrType.ROCE;
         return a;
+    }
+
+    private static Gid v4Gid(byte[] b, int off) {
+        long ip = (b[off] & 0xffL) << 24 | (b[off + 1] & 0xffL) << 16 | (b[off + 2] & 0xffL) << 8 | b[off + 3] & 0xffL;
+        return Gid.of(0, 0xffff_0000_0000L | ip);
     }
 
     /** An address handle to the permissive LID, for directed-route SMPs posted without one. */

@@ -9,6 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.rdma.core.internal.verbs.CoreDevice;
 import org.rdma.mad.sa.PathRecord;
 import org.rdma.mad.sa.SaClient;
+import org.rdma.sm.testkit.SmNet;
+import org.rdma.sm.testkit.Verbs;
 import org.rdma.verbs.AhAttr;
 import org.rdma.verbs.PortState;
 import org.rdma.verbs.QpType;

@@ -18,6 +18,8 @@ import org.rdma.mad.sa.PathRecord;
 import org.rdma.mad.sa.SaClient;
 import org.rdma.mad.sa.SaMad;
 import org.rdma.mad.sa.ServiceRecord;
+import org.rdma.sm.testkit.SmNet;
+import org.rdma.sm.testkit.Verbs;
 import org.rdma.verbs.AhAttr;
 import org.rdma.verbs.Errno;
 import org.rdma.verbs.Gid;

@@ -20,6 +20,7 @@ import org.rdma.mad.MadSendBuf;
 import org.rdma.mad.sa.PathRecord;
 import org.rdma.mad.sa.SaClient;
 import org.rdma.sm.internal.Subnet.EndPort;
+import org.rdma.sm.testkit.SmNet;
 import org.rdma.verbs.AhAttr;
 import org.rdma.verbs.IbAh;
 import org.rdma.verbs.IbDevice;
@@ -27,9 +28,9 @@ import org.rdma.verbs.PortAttr;
 import org.rdma.verbs.PortState;
 import org.rdma.verbs.QpType;
 import org.rdma.verbs.wire.MadHdr;
+import org.rdma.verbs.wire.PortInfo;
 import org.rdma.verbs.wire.SmInfo;
 import org.rdma.verbs.wire.Smp;
-import org.rdma.verbs.wire.PortInfo;
 
 /** Discovery, LIDs, routing, port states, path records and re-sweeps on a ring of switches. */
 class SubnetManagerTest {

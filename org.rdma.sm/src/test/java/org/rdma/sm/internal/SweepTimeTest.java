@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.rdma.core.internal.verbs.CoreDevice;
+import org.rdma.sm.testkit.SmNet;
 import org.rdma.verbs.PortState;
 
 /** A measurement, not a check of speed: the sweep time of a 100-node fabric, printed. */

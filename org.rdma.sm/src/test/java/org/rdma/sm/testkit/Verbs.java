@@ -1,4 +1,4 @@
-package org.rdma.sm.internal;
+package org.rdma.sm.testkit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -24,17 +24,18 @@ import org.rdma.verbs.Sge;
 import org.rdma.verbs.Wc;
 
 /** One QP of the core API on a device, with a DMA buffer and its completions collected. */
-final class Verbs {
-    final IbDevice dev;
-    final IbPd pd;
-    final IbCq cq;
-    final IbQp qp;
-    final ByteBuffer buf = ByteBuffer.allocate(8192);
-    final long dma;
-    final List<Wc> sent = new ArrayList<>();
-    final List<Wc> received = new ArrayList<>();
+public final class Verbs {
+    public final IbDevice dev;
+    public final IbPd pd;
+    public final IbCq cq;
+    public final IbQp qp;
+    public final ByteBuffer buf = ByteBuffer.allocate(8192);
+    public final long dma;
+    public final List<Wc> sent = new ArrayList<>();
+    public final List<Wc> received = new ArrayList<>();
 
-    Verbs(IbDevice dev, QpType type) {
+    /** A PD, a 64-entry CQ polled directly, a QP of {@code type} (16 WRs, 1 SGE each) and an 8 KiB buffer. */
+    public Verbs(IbDevice dev, QpType type) {
         this.dev = dev;
         pd = dev.allocPd(0);
         cq = dev.allocCq(null, 64, 0, PollContext.DIRECT);
@@ -51,7 +52,7 @@ final class Verbs {
     }
 
     /** RESET to RTS: RC towards {@code av}/{@code dqpn}, or UD with {@code qkey}. */
-    void toRts(AhAttr av, int dqpn, int qkey) {
+    public void toRts(AhAttr av, int dqpn, int qkey) {
         QpAttr at = new QpAttr();
         at.qpState = QpState.INIT;
         at.portNum = 1;
@@ -88,14 +89,16 @@ final class Verbs {
         }
     }
 
-    void postRecv(int off, int len) {
+    /** Posts a receive of {@code len} bytes at {@code off} of the buffer. */
+    public void postRecv(int off, int len) {
         RecvWr r = new RecvWr();
         r.wrCqe = (c, w) -> received.add(copy(w));
         r.sg(new Sge(dma + off, len, pd.localDmaLkey()));
         assertEquals(0, qp.postRecv(r, null));
     }
 
-    void postSend(int off, int len, SendWr w) {
+    /** Posts {@code w}, signaled, with {@code len} bytes at {@code off} of the buffer. */
+    public void postSend(int off, int len, SendWr w) {
         w.wrCqe = (c, wc) -> sent.add(copy(wc));
         w.sendFlags = SendFlags.SIGNALED;
         w.sg(new Sge(dma + off, len, pd.localDmaLkey()));
@@ -103,7 +106,7 @@ final class Verbs {
     }
 
     /** Runs the CQ's completions. */
-    void poll() {
+    public void poll() {
         cq.processCqDirect(-1);
     }
 
@@ -113,7 +116,8 @@ final class Verbs {
         return c;
     }
 
-    void close() {
+    /** Destroys the QP, CQ, mapping and PD. */
+    public void close() {
         qp.destroy();
         cq.free();
         dev.dmaUnmapSingle(dma);

@@ -1,0 +1,33 @@
+package org.rdma.cm.internal.ib.msg;
+
+import java.util.List;
+import org.rdma.cm.ib.IbCm;
+import org.rdma.verbs.wire.IbField;
+
+/** The RTU message (IBTA table 111): the active side is ready to use the connection. Mirrors {@code struct cm_rtu_msg}. */
+public final class CmRtuMsg extends CmMsg<CmRtuMsg> {
+    /** Bytes of the Private Data area. */
+    public static final int PRIVATE_DATA_SIZE = 224;
+    /** The field table, in IBTA byte/bit coordinates. */
+    public static final List<IbField<CmRtuMsg>> TABLE = List.of(
+            at("cm_rtu_msg:local_comm_id", 0, 0, 32, m -> u32(m.localCommId), (m, v) -> m.localCommId = (int) v),
+            at("cm_rtu_msg:remote_comm_id", 4, 0, 32, m -> u32(m.remoteCommId), (m, v) -> m.remoteCommId = (int) v),
+            data("cm_rtu_msg:private_data", 8, PRIVATE_DATA_SIZE, m -> m.privateData, (m, v) -> m.privateData = v));
+
+    /** Local Communication ID ({@code local_comm_id}), 32 bits unsigned. */
+    public int localCommId;
+    /** Remote Communication ID ({@code remote_comm_id}), 32 bits unsigned. */
+    public int remoteCommId;
+    /** Private Data ({@code private_data}): always {@link #PRIVATE_DATA_SIZE} bytes. */
+    public byte[] privateData = new byte[PRIVATE_DATA_SIZE];
+
+    @Override
+    public int attrId() {
+        return IbCm.RTU_ATTR_ID;
+    }
+
+    @Override
+    protected List<IbField<CmRtuMsg>> table() {
+        return TABLE;
+    }
+}
