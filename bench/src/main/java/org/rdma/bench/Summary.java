@@ -12,7 +12,8 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * Runs every benchmark of {@link DatapathBench} with the GC profiler and prints the summary table:
+ * Runs every benchmark of {@link DatapathBench} and {@link ManagementBench} (or those a JMH
+ * include pattern on the command line selects) with the GC profiler and prints the summary table:
  * each figure, the baseline measured in the same run, the ratio and the target. JMH options on the
  * command line override the defaults (for example {@code -wi 2 -i 3 -f 1 -w 1s -r 1s} for a quick
  * look); {@code -h} lists them.
@@ -22,6 +23,8 @@ public final class Summary {
     static final double BW_RATIO_TARGET = 0.6;
     /** Target of the 8-byte WRITE message rate, messages per second. */
     static final double MSG_RATE_TARGET = 3e6;
+    /** Target of the SA PathRecord query rate, queries per second. */
+    static final double PATH_REC_TARGET = 100e3;
 
     private Summary() {
     }
@@ -33,7 +36,10 @@ public final class Summary {
             return;
         }
         OptionsBuilder b = new OptionsBuilder();
-        b.include(DatapathBench.class.getName() + ".*");
+        if (cli.getIncludes().isEmpty()) {
+            b.include(DatapathBench.class.getName() + ".*");
+            b.include(ManagementBench.class.getName() + ".*");
+        }
         // defaults for what the command line leaves open (the command line wins)
         if (!cli.getWarmupIterations().hasValue()) {
             b.warmupIterations(3);
@@ -75,6 +81,22 @@ public final class Summary {
                     Double.isNaN(alloc) ? "n/a" : String.format(Locale.ROOT, "%.3f B", alloc), "", "",
                     "0 (< 1)", Double.isNaN(alloc) ? "" : ok(alloc < 1.0));
         }
+
+        double paths = score(results, "pathRecGet");
+        double mads = score(results, "madRoundTrip");
+        double sweep = score(results, "sweep100");
+        System.out.println();
+        System.out.println("Management benchmarks (SM and SA on mlx4sim HCAs, " + ManagementBench.BATCH
+                + " queries in flight; sweep: 10 switches, 90 HCAs)");
+        System.out.printf(Locale.ROOT, fmt, "benchmark", "figure", "baseline", "ratio", "target", "");
+        System.out.printf(Locale.ROOT, fmt, "SA PathRecord queries", kps(paths), kps(mads) + " (MAD rtt)",
+                f2(paths / mads), ">= " + kps(PATH_REC_TARGET), ok(paths >= PATH_REC_TARGET));
+        System.out.printf(Locale.ROOT, fmt, "SM sweep, 100 nodes", String.format(Locale.ROOT, "%.1f ms", sweep), "", "",
+                "reported", "");
+    }
+
+    private static String kps(double perSec) {
+        return String.format(Locale.ROOT, "%.1f k/s", perSec / 1e3);
     }
 
     private static RunResult find(Collection<RunResult> results, String name) {
