@@ -257,14 +257,14 @@ log "boot to all default ports ACTIVE: ${active_ms} ms (target < 10000 ms, repor
 
 # ---------------------------------------------------------------- the distribution
 run "feature:list -i"
-for f in rdma-core rdma-rvt rdma-fabric rdma-mlx4sim rdma-mad rdma-sm; do
+for f in rdma-core rdma-rvt rdma-fabric rdma-mlx4sim rdma-mad rdma-sm rdma-diags; do
     grep -qE "^$f[[:space:]│|]" <<<"$OUT" || die "$f is not an installed feature: $OUT"
 done
 log "feature:list -i: rdma-core, rdma-mlx4sim (with rdma-rvt, rdma-fabric), rdma-mad, rdma-sm installed"
 
 run "bundle:list -s -t 0 --no-format"
 for b in org.rdma.verbs.api org.rdma.core org.rdma.shell org.rdma.karaf org.rdma.rvt org.rdma.fabric \
-        org.rdma.hca.mlx4sim org.rdma.mad org.rdma.sm; do
+        org.rdma.hca.mlx4sim org.rdma.mad org.rdma.sm org.rdma.diags; do
     grep -qE "Active.*[[:space:]]$b([[:space:]]|\$)" <<<"$OUT" || die "bundle $b is not Active: $OUT"
 done
 log "rdma bundles active"
@@ -285,6 +285,13 @@ log "rdma:dev, rdma:res: mlx4_0 and mlx4_1 (host-a, host-b)"
 run "ibv_rc_pingpong -d mlx4_0 -i 1 --peer-device mlx4_1 -i 1 -n 200 -s 4096"
 expect "200 iters in"
 log "ibv_rc_pingpong mlx4_0/1 <-> mlx4_1/1 through sw0: $(grep -F 'iters in' <<<"$OUT" | head -n 1)"
+run "ibnetdiscover"
+expect 'Switch	8 "S-0002c90300000100"'
+expect '"host-a mlx4_'
+run "ibstat"
+expect "Link layer: InfiniBand"
+expect "Link layer: Ethernet"
+log "ibnetdiscover: sw0 with host-a and host-b; ibstat: both HCAs"
 run "rdma:clients"
 expect "ID  NAME  SERVICE.ID  DEVICES"
 expect "failed providers and clients:"
