@@ -33,7 +33,7 @@ final class RdmaFormat {
             List.of("pd", "cq", "qp", "cm_id", "mr", "ctx", "srq", "wq", "mw", "ah");
 
     /** The types {@code rdma:res TYPE} lists ({@link org.rdma.verbs.runtime.IbRuntime#resources}). */
-    static final List<String> RESOURCE_TYPES = List.of("qp", "cq", "pd", "mr", "srq", "mw", "ah", "wq");
+    static final List<String> RESOURCE_TYPES = List.of("qp", "cq", "pd", "mr", "cm_id", "srq", "mw", "ah", "wq");
 
     /** Column separator of {@link #table}. */
     private static final String GAP = "  ";

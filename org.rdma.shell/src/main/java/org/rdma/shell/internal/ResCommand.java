@@ -33,7 +33,7 @@ import org.rdma.verbs.runtime.RuntimeDTO;
 @Component(service = ResCommand.class,
         property = {"osgi.command.scope=rdma", "osgi.command.function=res"})
 public class ResCommand {
-    static final String USAGE = "rdma:res [show] [DEV] | rdma:res [show] qp|cq|pd|mr|srq|mw|ah|wq [dev|link] [DEV[/PORT]]";
+    static final String USAGE = "rdma:res [show] [DEV] | rdma:res [show] qp|cq|pd|mr|cm_id|srq|mw|ah|wq [dev|link] [DEV[/PORT]]";
 
     private final IbRuntime runtime;
 
