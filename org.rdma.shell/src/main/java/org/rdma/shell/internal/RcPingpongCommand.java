@@ -5,33 +5,55 @@ import org.apache.felix.service.command.Descriptor;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
+import java.util.List;
 import org.rdma.shell.internal.perf.Pingpong;
+import org.rdma.shell.internal.perf.PingpongEnd;
+import org.rdma.shell.internal.perf.PingpongMsg;
+import org.rdma.shell.internal.perf.PingpongPeer;
 import org.rdma.shell.internal.perf.RcPair;
+import org.rdma.verbs.Errno;
 import org.rdma.verbs.IbCore;
+import org.rdma.verbs.IbDevice;
 import org.rdma.verbs.Mtu;
+import org.rdma.verbs.QpType;
+import org.rdma.verbs.RdmaException;
 
 /**
- * {@code ibv_rc_pingpong -d DEV [-i PORT] --peer-device DEV2 [-i PORT2] [-s SIZE] [-n ITERS]
- * [-g GIDIDX] [-m MTU]}: rdma-core's {@code ibv_rc_pingpong}
- * ({@code libibverbs/examples/rc_pingpong.c}) with both ends in this runtime: the tool's client
- * on {@code -d}, its server on {@code --peer-device} (a {@code -i} after {@code --peer-device},
- * or {@code --peer-port}, is the peer's port; the same device with another port works too). It
- * prints the address lines and the two result lines of the tool:
+ * {@code ibv_rc_pingpong}: rdma-core's {@code ibv_rc_pingpong}
+ * ({@code libibverbs/examples/rc_pingpong.c}) in two modes.
+ *
+ * <ul>
+ *   <li>Against another process or host, as the tool: {@code ibv_rc_pingpong [-d DEV] [-i PORT]
+ *       [-g GIDIDX] [-s SIZE] [-n ITERS] [-m MTU] [-r RXDEPTH] [-l SL] [-e] [-c] [-p TCPPORT]}
+ *       is the server, waiting on TCP port 18515 ({@code -p}); with a host operand it is the
+ *       client. The addresses are exchanged in the tool's TCP format ({@link PingpongMsg}), so
+ *       either end may be rdma-core's tool (on RoCE both ends need {@code -g}). The work is
+ *       {@link PingpongPeer}.</li>
+ *   <li>Both ends in this runtime: {@code -d DEV [-i PORT] --peer-device DEV2 [-i PORT2]}: the
+ *       tool's client on {@code -d}, its server on {@code --peer-device} (a {@code -i} after
+ *       {@code --peer-device}, or {@code --peer-port}, is the peer's port; the same device with
+ *       another port works too); every message is checked byte for byte ({@link RcPair},
+ *       {@link Pingpong}).</li>
+ * </ul>
+ *
+ * Both print the tool's address lines and its two result lines:
  *
  * <pre>
- *   local address:  LID 0x0001, QPN 0x000011, PSN 0x3a3f1e, GID ::
- *   remote address: LID 0x0002, QPN 0x000012, PSN 0x0b1d2c, GID ::
+ *   local address:  LID 0x0000, QPN 0x000011, PSN 0x1a2b3c, GID ::ffff:127.0.0.1
+ *   remote address: LID 0x0000, QPN 0x000012, PSN 0x0b1d2c, GID ::ffff:127.0.0.1
  * 8192000 bytes in 0.05 seconds = 1310.72 Mbit/sec
  * 1000 iters in 0.05 seconds = 50.00 usec/iter
  * </pre>
  *
- * Every message is checked byte for byte. Bad options are {@code EINVAL}, an unknown device
- * {@code ENODEV}. The work is {@link RcPair} and {@link Pingpong}; this class parses and prints.
+ * Bad options are {@code EINVAL}, an unknown device {@code ENODEV}; this class parses and
+ * prints.
  */
 @Component(service = RcPingpongCommand.class,
         property = {"osgi.command.scope=rdma", "osgi.command.function=ibv_rc_pingpong"})
 public class RcPingpongCommand {
-    static final String USAGE = "ibv_rc_pingpong -d DEV [-i PORT] --peer-device DEV2 [-i PORT2|--peer-port PORT2]"
+    static final String USAGE = "ibv_rc_pingpong [-d DEV] [-i PORT] [-g GIDIDX] [-s SIZE] [-n ITERS] [-m MTU]"
+            + " [-r RXDEPTH] [-l SL] [-e] [-c] [-p TCPPORT] [HOST]"
+            + " | ibv_rc_pingpong -d DEV [-i PORT] --peer-device DEV2 [-i PORT2|--peer-port PORT2]"
             + " [-s SIZE] [-n ITERS] [-g GIDIDX] [-m MTU] [-r RXDEPTH]";
 
     private final IbCore core;
@@ -42,14 +64,25 @@ public class RcPingpongCommand {
         this.core = core;
     }
 
-    /** {@code ibv_rc_pingpong [options]}, printed to the session's output. */
-    @Descriptor("RC ping-pong between two local device ports, data checked (ibv_rc_pingpong)")
+    /** {@code ibv_rc_pingpong [options] [host]}, printed to the session's output. */
+    @Descriptor("RC ping-pong with a peer process (server, or client of HOST) or between two local ports "
+            + "(ibv_rc_pingpong)")
     public void ibv_rc_pingpong(@Descriptor(USAGE) String... args) {
         run(System.out, args);
     }
 
-    void run(PrintStream out, String... args) {
-        Options o = options(USAGE).option('r', "rx-depth", true).parse(args);
+    /** Runs {@code ibv_rc_pingpong args} printing to {@code out} (the entry point for embedding and tests). */
+    public void run(PrintStream out, String... args) {
+        Options o = peerOptions(options(USAGE).option('r', "rx-depth", true)).parse(args);
+        if (!o.has("peer-device")) {
+            runPeer(core, out, o, QpType.RC);
+            return;
+        }
+        for (String two : new String[] {"port", "sl", "events"}) {
+            if (o.has(two)) {
+                throw o.error("--" + two + " needs a peer process, not --peer-device");
+            }
+        }
         RcPair.Config c = pairConfig(o);
         int size = (int) o.number("size", 4096, 1, 1 << 30);
         int iters = (int) o.number("iters", 1000, 1, Integer.MAX_VALUE);
@@ -64,6 +97,40 @@ public class RcPingpongCommand {
             pair.connect();
             Pingpong.run(pair, size, iters).lines().forEach(out::println);
         }
+    }
+
+    /** The options of the two-process pingpong tools: {@code -p}, {@code -l}, {@code -e}, {@code -c}. */
+    static Options peerOptions(Options o) {
+        return o.option('p', "port", true).option('l', "sl", true).option('e', "events", false)
+                .option('c', "chk", false);
+    }
+
+    /**
+     * The pingpong tools against a peer process: server without an operand, client of the
+     * host operand otherwise ({@code -r} must have been declared).
+     */
+    static void runPeer(IbCore core, PrintStream out, Options o, QpType transport) {
+        List<String> operands = o.operands();
+        if (operands.size() > 1) {
+            throw o.error("unexpected argument '" + operands.get(1) + "'");
+        }
+        if (o.has("peer-port")) {
+            throw o.error("--peer-port needs --peer-device");
+        }
+        PingpongEnd.Config c = new PingpongEnd.Config();
+        c.transport = transport;
+        c.device = deviceName(core, o);
+        c.port = (int) o.number("ib-port", 1, 1, 255);
+        c.size = (int) o.number("size", transport == QpType.UD ? 1024 : 4096, 1, 1 << 30);
+        c.iters = (int) o.number("iters", 1000, 1, Integer.MAX_VALUE);
+        c.rxDepth = (int) o.number("rx-depth", 500, 1, 1 << 20);
+        c.mtu = mtu(o, Mtu.MTU_1024);
+        c.sl = (int) o.number("sl", 0, 0, 15);
+        c.gidIndex = (int) o.number("gid-idx", -1, 0, 255);
+        c.events = o.has("events");
+        c.validate = o.has("chk");
+        int tcpPort = (int) o.number("port", PingpongMsg.DEFAULT_PORT, 1, 65535);
+        PingpongPeer.run(core, c, operands.isEmpty() ? null : operands.get(0), tcpPort, out);
     }
 
     /** The options both perf commands share: devices, ports, size, iterations, GID index, MTU. */
@@ -120,9 +187,22 @@ public class RcPingpongCommand {
         c.gidIndex = (int) o.number("gid-idx", -1, 0, 255);
         if (!o.operands().isEmpty()) {
             throw o.error("unexpected argument '" + o.operands().get(0)
-                    + "' (there is no server host: give --peer-device)");
+                    + "' (with --peer-device both ends run here)");
         }
         return c;
+    }
+
+    /** {@code -d}, or as the tools do without it, the first device; {@code ENODEV} if there is none. */
+    static String deviceName(IbCore core, Options o) {
+        String name = o.get("ib-dev", null);
+        if (name != null) {
+            return name;
+        }
+        List<IbDevice> all = core.devices();
+        if (all.isEmpty()) {
+            throw new RdmaException(Errno.ENODEV, "No IB devices found");
+        }
+        return all.get(0).name();
     }
 
     /** {@code -m}: 256, 512, 1024, 2048 or 4096 ({@code pp_mtu_to_enum()}); EINVAL otherwise. */

@@ -9,6 +9,8 @@ public final class PerfCommandAccess {
     public static final String PINGPONG_USAGE = RcPingpongCommand.USAGE;
     /** {@link WriteBwCommand#USAGE}. */
     public static final String WRITE_BW_USAGE = WriteBwCommand.USAGE;
+    /** {@link UdPingpongCommand#USAGE}. */
+    public static final String UD_PINGPONG_USAGE = UdPingpongCommand.USAGE;
 
     private PerfCommandAccess() {
     }
@@ -21,5 +23,10 @@ public final class PerfCommandAccess {
     /** {@code ib_write_bw args}. */
     public static void writeBw(IbCore core, PrintStream out, String... args) {
         new WriteBwCommand(core).run(out, args);
+    }
+
+    /** {@code ibv_ud_pingpong args}. */
+    public static void udPingpong(IbCore core, PrintStream out, String... args) {
+        new UdPingpongCommand(core).run(out, args);
     }
 }

@@ -39,6 +39,18 @@ public @interface RxeConfig {
             description = "How often the interface's addresses, MTU and state are re-read (GID_CHANGE events).", min = "100")
     int poll_ms() default 2000;
 
+    /** @return the receive drop probability */
+    @AttributeDefinition(name = "Receive drop probability (fault injection)",
+            description = "The probability (0..1) that a received datagram is dropped before it is looked at, as if "
+                    + "lost on the wire; 0 disables. Drops are counted. For tests of the transport's recovery.",
+            min = "0", max = "1")
+    double rx_drop_probability() default 0;
+
+    /** @return the seed of the drop decisions */
+    @AttributeDefinition(name = "Receive drop seed", description = "Seed of the drop decisions, so a lossy run "
+            + "can be repeated.")
+    long rx_drop_seed() default 1;
+
     /** @return the send queue depth */
     @AttributeDefinition(name = "Send queue depth", description = "Datagrams queued for the send thread before "
             + "transmit answers -EAGAIN.", min = "16")

@@ -79,6 +79,8 @@ public final class RxeDevice implements RvtDriver {
     final AtomicLong bindErrors = new AtomicLong();
     /** GID_CHANGE events dispatched. */
     final AtomicLong gidChanges = new AtomicLong();
+    /** Datagrams dropped by the fault hook ({@link RxeParams#rxDropProbability}). */
+    final AtomicLong rxFaultDrops = new AtomicLong();
 
     /** The transport device, keeping the core's context for events. */
     private final class Rvt extends RvtDevice {
@@ -112,6 +114,9 @@ public final class RxeDevice implements RvtDriver {
         }
         if (params.udpPort < 1 || params.udpPort > 65535 || params.remoteUdpPort < 0 || params.remoteUdpPort > 65535) {
             throw new RdmaException(Errno.EINVAL, "bad UDP port");
+        }
+        if (!(params.rxDropProbability >= 0 && params.rxDropProbability <= 1)) {
+            throw new RdmaException(Errno.EINVAL, "drop probability " + params.rxDropProbability + " is not in [0, 1]");
         }
         this.params = params;
         this.clock = params.clock;
@@ -292,6 +297,11 @@ public final class RxeDevice implements RvtDriver {
     /** @return transmit calls refused with -EAGAIN */
     public long txBusy() {
         return txBusy.get();
+    }
+
+    /** @return datagrams the fault hook dropped on receive */
+    public long rxFaultDrops() {
+        return rxFaultDrops.get();
     }
 
     /** @return GID_CHANGE events dispatched */

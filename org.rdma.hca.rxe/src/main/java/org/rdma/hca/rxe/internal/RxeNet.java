@@ -21,6 +21,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -56,6 +57,12 @@ import org.rdma.verbs.wire.Icrc;
  * {@code RvtDevice.receive}; a packet the transport retains keeps its buffer until released.
  * {@link #close()} lets the send thread flush the queue, stops both threads and closes every
  * socket.
+ *
+ * <h2>Fault hook</h2>
+ * With {@link RxeParams#rxDropProbability} above 0 the receive thread drops each datagram with
+ * that probability before looking at it, as if it had been lost on the wire, deciding from a
+ * random sequence seeded with {@link RxeParams#rxDropSeed} (repeatable for a given arrival
+ * order), and counts it ({@link RxeDevice#rxFaultDrops()}).
  */
 final class RxeNet implements AutoCloseable {
     private static final int HEADROOM = RxeWire.IP6 + RxeWire.UDP;
@@ -78,6 +85,8 @@ final class RxeNet implements AutoCloseable {
     private final Thread rxThread;
     private final Thread txThread;
     private final TxBuf poison = new TxBuf();
+    /** The fault hook's decisions; used by the receive thread only. */
+    private final SplittableRandom dropRandom;
     private volatile boolean closed;
 
     /** Opens the receive sockets for {@code addrs} and starts the threads. */
@@ -87,6 +96,7 @@ final class RxeNet implements AutoCloseable {
         this.destPort = params.destPort();
         this.txFree = new ArrayBlockingQueue<>(params.sendQueue);
         this.txQueue = new ArrayBlockingQueue<>(params.sendQueue + 1);
+        this.dropRandom = new SplittableRandom(params.rxDropSeed);
         try {
             this.selector = Selector.open();
         } catch (IOException e) {
@@ -435,6 +445,10 @@ final class RxeNet implements AutoCloseable {
 
     /** One datagram: ICRC check, header split, the RoCE fields, then the transport. */
     private void handle(RxSlot s, InetSocketAddress from, InetAddress local) {
+        if (params.rxDropProbability > 0 && dropRandom.nextDouble() < params.rxDropProbability) {
+            dev.rxFaultDrops.incrementAndGet();
+            return;
+        }
         byte[] b = s.buf;
         int n = s.bb.position() - HEADROOM;
         if (n < RxeWire.BTH + RxeWire.ICRC || s.bb.remaining() == 0) {

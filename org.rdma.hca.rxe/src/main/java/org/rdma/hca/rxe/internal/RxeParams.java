@@ -20,6 +20,13 @@ public final class RxeParams {
     public long pollMs = 2000;
     /** Send queue depth. */
     public int sendQueue = 1024;
+    /**
+     * Fault injection: the probability that a received datagram is dropped before it is looked
+     * at (0: never).
+     */
+    public double rxDropProbability;
+    /** Seed of the drop decisions. */
+    public long rxDropSeed = 1;
     /** The clock for the poll timer and the transport. */
     public IbClock clock;
 
@@ -42,6 +49,8 @@ public final class RxeParams {
         }
         p.pollMs = c.poll_ms();
         p.sendQueue = c.send_queue();
+        p.rxDropProbability = c.rx_drop_probability();
+        p.rxDropSeed = c.rx_drop_seed();
         p.clock = clock;
         return p;
     }

@@ -108,6 +108,140 @@ public final class RcPair implements AutoCloseable {
             this.port = port;
         }
 
+        /** One end on its own (the other end in another process): nothing built yet. */
+        public static Side of(String name, int port) {
+            return new Side(name, port);
+        }
+
+        /**
+         * Holds the device and builds the PD, the CQ, the buffer and its MR at {@code iova}, and
+         * {@code config.qps} RC QPs moved to INIT ({@code pp_init_ctx()}, perftest's
+         * {@code ctx_init()}); {@code config}'s device and port fields are not used. Fails with
+         * {@code ENODEV} for an unknown device, {@code EINVAL} for a bad port or GID index; the
+         * caller releases what was built ({@link #release}).
+         */
+        public void open(IbCore core, Config config, long iova, Random psn) {
+            device = core.getByName(name, null);
+            if (device == null) {
+                throw new RdmaException(Errno.ENODEV, "IB device " + name + " not found");
+            }
+            held = true;
+            RdmaException.check(port >= 1 && port <= device.endPort(), Errno.EINVAL, name + " has no port " + port);
+            portAttr = device.queryPort(port);
+            boolean roce = portAttr.linkLayer == LinkLayer.ETHERNET;
+            RdmaException.check(roce || portAttr.lid != 0, Errno.EINVAL,
+                    "Couldn't get local LID of " + name + "/" + port + " (port " + portAttr.state.displayName() + ")");
+            int gidIndex = config.gidIndex >= 0 ? config.gidIndex : roce ? 0 : -1;
+            if (gidIndex >= 0) {
+                try {
+                    gid = device.queryGid(port, gidIndex);
+                } catch (RdmaException e) {
+                    throw new RdmaException(Errno.EINVAL, "can't read sgid of index " + gidIndex + " on " + name, e);
+                }
+            }
+            pd = device.allocPd(0);
+            int cqe = config.qps * (config.sendDepth + config.recvDepth) + 1;
+            cq = device.createCq(null, null, this, CqInitAttr.of(cqe, 0));
+            buffer = ByteBuffer.allocateDirect(config.bufferSize);
+            mr = pd.regMr(buffer.duplicate().clear(), iova,
+                    AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ);
+            for (int i = 0; i < config.qps; i++) {
+                QpInitAttr init = new QpInitAttr();
+                init.qpType = QpType.RC;
+                init.sendCq = cq;
+                init.recvCq = cq;
+                init.cap.maxSendWr = config.sendDepth;
+                init.cap.maxRecvWr = config.recvDepth;
+                init.cap.maxSendSge = 1;
+                init.cap.maxRecvSge = 1;
+                IbQp qp = pd.createQp(init);
+                qps.add(qp);
+                QpAttr attr = new QpAttr();
+                attr.qpState = QpState.INIT;
+                attr.pkeyIndex = 0;
+                attr.portNum = port;
+                attr.qpAccessFlags = AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
+                qp.modify(attr, QpAttrMask.STATE | QpAttrMask.PKEY_INDEX | QpAttrMask.PORT | QpAttrMask.ACCESS_FLAGS);
+                dests.add(new Dest(portAttr.lid, qp.qpNum(), psn.nextInt() & 0xffffff, gid));
+            }
+            // Like a process's uverbs context, a run does not hold off the device's removal: the
+            // core then flushes and destroys these objects, and the run reports the flushed work.
+            held = false;
+            device.put();
+        }
+
+        /**
+         * {@code pp_connect_ctx()} / perftest's {@code ctx_connect()} for QP {@code i}: RTR with
+         * the peer's address (a GRH with {@code sgidIndex} and {@code hopLimit} when the peer
+         * announced a GID), then, if {@code toRts}, RTS with this end's PSN (perftest leaves the
+         * passive side of a one-way test in RTR).
+         */
+        public void connect(int i, Dest remote, Mtu mtu, int sgidIndex, int hopLimit, boolean toRts) {
+            QpAttr attr = new QpAttr();
+            attr.qpState = QpState.RTR;
+            attr.pathMtu = mtu;
+            attr.destQpNum = remote.qpn();
+            attr.rqPsn = remote.psn();
+            attr.maxDestRdAtomic = 1;
+            attr.minRnrTimer = 12;
+            attr.ahAttr.portNum = port;
+            attr.ahAttr.dlid = remote.lid();
+            attr.ahAttr.sl = 0;
+            attr.ahAttr.srcPathBits = 0;
+            if (remote.gid().interfaceId() != 0) {
+                attr.ahAttr.setGrh(remote.gid(), 0, sgidIndex, hopLimit, 0, null);
+            }
+            IbQp qp = qps.get(i);
+            qp.modify(attr, QpAttrMask.STATE | QpAttrMask.AV | QpAttrMask.PATH_MTU | QpAttrMask.DEST_QPN
+                    | QpAttrMask.RQ_PSN | QpAttrMask.MAX_DEST_RD_ATOMIC | QpAttrMask.MIN_RNR_TIMER);
+            if (!toRts) {
+                return;
+            }
+            QpAttr rts = new QpAttr();
+            rts.qpState = QpState.RTS;
+            rts.timeout = 14;
+            rts.retryCnt = 7;
+            rts.rnrRetry = 7;
+            rts.sqPsn = dests.get(i).psn();
+            rts.maxRdAtomic = 1;
+            qp.modify(rts, QpAttrMask.STATE | QpAttrMask.TIMEOUT | QpAttrMask.RETRY_CNT | QpAttrMask.RNR_RETRY
+                    | QpAttrMask.SQ_PSN | QpAttrMask.MAX_QP_RD_ATOMIC);
+        }
+
+        /**
+         * Destroys the QPs, deregisters the MR, destroys the CQ, deallocates the PD and puts the
+         * device if still held; every step is tried, the first failure is kept in {@code first[0]}
+         * (later ones suppressed).
+         */
+        public void release(RuntimeException[] first) {
+            for (int i = qps.size() - 1; i >= 0; i--) {
+                attempt(first, qps.get(i)::destroy);
+            }
+            qps.clear();
+            if (mr != null) {
+                attempt(first, mr::dereg);
+                mr = null;
+            }
+            if (cq != null) {
+                attempt(first, cq::destroy);
+                cq = null;
+            }
+            if (pd != null) {
+                attempt(first, pd::dealloc);
+                pd = null;
+            }
+            if (device != null && held) {
+                held = false;
+                attempt(first, device::put);
+            }
+            device = null;
+        }
+
+        /** The GID this end announces ({@link Gid#ZERO} without a GID index). */
+        public Gid gid() {
+            return gid;
+        }
+
         /** The device name. */
         public String deviceName() {
             return name;
@@ -210,94 +344,16 @@ public final class RcPair implements AutoCloseable {
     }
 
     private void build(IbCore core, Side s, Random psn) {
-        s.device = core.getByName(s.name, null);
-        if (s.device == null) {
-            throw new RdmaException(Errno.ENODEV, "IB device " + s.name + " not found");
-        }
-        s.held = true;
-        RdmaException.check(s.port >= 1 && s.port <= s.device.endPort(), Errno.EINVAL,
-                s.name + " has no port " + s.port);
-        s.portAttr = s.device.queryPort(s.port);
-        boolean roce = s.portAttr.linkLayer == LinkLayer.ETHERNET;
-        RdmaException.check(roce || s.portAttr.lid != 0, Errno.EINVAL,
-                "Couldn't get local LID of " + s.name + "/" + s.port + " (port " + s.portAttr.state.displayName() + ")");
-        int gidIndex = config.gidIndex >= 0 ? config.gidIndex : roce ? 0 : -1;
-        if (gidIndex >= 0) {
-            try {
-                s.gid = s.device.queryGid(s.port, gidIndex);
-            } catch (RdmaException e) {
-                throw new RdmaException(Errno.EINVAL, "can't read sgid of index " + gidIndex + " on " + s.name, e);
-            }
-        }
-        s.pd = s.device.allocPd(0);
-        int cqe = config.qps * (config.sendDepth + config.recvDepth) + 1;
-        s.cq = s.device.createCq(null, null, this, CqInitAttr.of(cqe, 0));
-        s.buffer = ByteBuffer.allocateDirect(config.bufferSize);
-        long iova = IOVA_BASE + (s == a ? 0 : IOVA_STRIDE);
-        s.mr = s.pd.regMr(s.buffer.duplicate().clear(), iova,
-                AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ);
-        for (int i = 0; i < config.qps; i++) {
-            QpInitAttr init = new QpInitAttr();
-            init.qpType = QpType.RC;
-            init.sendCq = s.cq;
-            init.recvCq = s.cq;
-            init.cap.maxSendWr = config.sendDepth;
-            init.cap.maxRecvWr = config.recvDepth;
-            init.cap.maxSendSge = 1;
-            init.cap.maxRecvSge = 1;
-            IbQp qp = s.pd.createQp(init);
-            s.qps.add(qp);
-            QpAttr attr = new QpAttr();
-            attr.qpState = QpState.INIT;
-            attr.pkeyIndex = 0;
-            attr.portNum = s.port;
-            attr.qpAccessFlags = AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
-            qp.modify(attr, QpAttrMask.STATE | QpAttrMask.PKEY_INDEX | QpAttrMask.PORT | QpAttrMask.ACCESS_FLAGS);
-            s.dests.add(new Dest(s.portAttr.lid, qp.qpNum(), psn.nextInt() & 0xffffff, s.gid));
-        }
-        // Like a process's uverbs context, a run does not hold off the device's removal: the
-        // core then flushes and destroys these objects, and the run reports the flushed work.
-        s.held = false;
-        s.device.put();
+        s.open(core, config, IOVA_BASE + (s == a ? 0 : IOVA_STRIDE), psn);
     }
 
     /** Moves every QP of both sides to RTS, each connected to its peer's {@link Dest}. */
     public void connect() {
-        for (int i = 0; i < config.qps; i++) {
-            connect(a, i, b.dests.get(i));
-            connect(b, i, a.dests.get(i));
-        }
-    }
-
-    /** {@code pp_connect_ctx()}: RTR with the peer's address, then RTS with our PSN. */
-    private void connect(Side s, int i, Dest remote) {
         int sgidIndex = config.gidIndex >= 0 ? config.gidIndex : 0;
-        QpAttr attr = new QpAttr();
-        attr.qpState = QpState.RTR;
-        attr.pathMtu = mtu;
-        attr.destQpNum = remote.qpn();
-        attr.rqPsn = remote.psn();
-        attr.maxDestRdAtomic = 1;
-        attr.minRnrTimer = 12;
-        attr.ahAttr.portNum = s.port;
-        attr.ahAttr.dlid = remote.lid();
-        attr.ahAttr.sl = 0;
-        attr.ahAttr.srcPathBits = 0;
-        if (remote.gid().interfaceId() != 0) {
-            attr.ahAttr.setGrh(remote.gid(), 0, sgidIndex, 1, 0, null);
+        for (int i = 0; i < config.qps; i++) {
+            a.connect(i, b.dests.get(i), mtu, sgidIndex, 1, true);
+            b.connect(i, a.dests.get(i), mtu, sgidIndex, 1, true);
         }
-        IbQp qp = s.qps.get(i);
-        qp.modify(attr, QpAttrMask.STATE | QpAttrMask.AV | QpAttrMask.PATH_MTU | QpAttrMask.DEST_QPN
-                | QpAttrMask.RQ_PSN | QpAttrMask.MAX_DEST_RD_ATOMIC | QpAttrMask.MIN_RNR_TIMER);
-        QpAttr rts = new QpAttr();
-        rts.qpState = QpState.RTS;
-        rts.timeout = 14;
-        rts.retryCnt = 7;
-        rts.rnrRetry = 7;
-        rts.sqPsn = s.dests.get(i).psn();
-        rts.maxRdAtomic = 1;
-        qp.modify(rts, QpAttrMask.STATE | QpAttrMask.TIMEOUT | QpAttrMask.RETRY_CNT | QpAttrMask.RNR_RETRY
-                | QpAttrMask.SQ_PSN | QpAttrMask.MAX_QP_RD_ATOMIC);
     }
 
     /** The first (client) side. */
@@ -340,30 +396,8 @@ public final class RcPair implements AutoCloseable {
 
     private RuntimeException closeQuietly(RuntimeException pending) {
         RuntimeException[] first = {null};
-        for (Side s : new Side[] {b, a}) {
-            for (int i = s.qps.size() - 1; i >= 0; i--) {
-                IbQp qp = s.qps.get(i);
-                attempt(first, qp::destroy);
-            }
-            s.qps.clear();
-            if (s.mr != null) {
-                attempt(first, s.mr::dereg);
-                s.mr = null;
-            }
-            if (s.cq != null) {
-                attempt(first, s.cq::destroy);
-                s.cq = null;
-            }
-            if (s.pd != null) {
-                attempt(first, s.pd::dealloc);
-                s.pd = null;
-            }
-            if (s.device != null && s.held) {
-                s.held = false;
-                attempt(first, s.device::put);
-            }
-            s.device = null;
-        }
+        b.release(first);
+        a.release(first);
         if (pending != null && first[0] != null) {
             pending.addSuppressed(first[0]);
         }

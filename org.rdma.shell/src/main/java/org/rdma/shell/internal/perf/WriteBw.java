@@ -119,48 +119,74 @@ public final class WriteBw {
      * ({@code ctx_print_pingpong_data()}) for this pair.
      */
     public static List<String> header(RcPair pair, Params p) {
-        List<String> out = new ArrayList<>();
         RcPair.Side a = pair.a();
         RcPair.Side b = pair.b();
-        out.add(RESULT_LINE);
-        out.add("                    RDMA_Write BW Test");
-        out.add(" Dual-port       : OFF\t\tDevice         : " + a.deviceName());
-        out.add(" Number of qps   : " + pair.qps() + "\t\tTransport type : IB");
-        out.add(" Connection type : RC\t\tUsing SRQ      : OFF");
-        out.add(" TX depth        : " + p.txDepth());
-        out.add(" CQ Moderation   : 1");
-        out.add(" Mtu             : " + pair.mtu().bytes + "[B]");
-        out.add(" Link type       : " + (a.portAttr().linkLayer == LinkLayer.ETHERNET ? "Ethernet" : "IB"));
-        if (pair.gidIndex() >= 0) {
-            out.add(" GID index       : " + pair.gidIndex());
-        }
-        out.add(" Max inline data : 0[B]");
-        out.add(" rdma_cm QPs\t : OFF");
-        out.add(" Data ex. method : local");
-        out.add(RESULT_LINE);
+        List<String> out = testInfo(a.deviceName(), pair.qps(), a.portAttr().linkLayer == LinkLayer.ETHERNET,
+                pair.mtu().bytes, pair.gidIndex(), p.txDepth(), "local");
         for (int q = 0; q < pair.qps(); q++) {
-            addressLines(out, "local", a, q, pair.gidIndex() >= 0);
+            out.addAll(addressLines("local", keys(a, q), pair.gidIndex() >= 0));
         }
         for (int q = 0; q < pair.qps(); q++) {
-            addressLines(out, "remote", b, q, pair.gidIndex() >= 0);
+            out.addAll(addressLines("remote", keys(b, q), pair.gidIndex() >= 0));
         }
         return out;
     }
 
-    private static void addressLines(List<String> out, String side, RcPair.Side s, int q, boolean gid) {
+    /**
+     * perftest's {@code ctx_print_test_info()} for an RC WRITE bandwidth test: {@code txDepth}
+     * is printed only on the side that writes (0 on the passive server), {@code exchange} is the
+     * "Data ex. method" ({@code Ethernet} for the TCP exchange).
+     */
+    public static List<String> testInfo(String device, int qps, boolean roce, int mtuBytes, int gidIndex, int txDepth,
+            String exchange) {
+        List<String> out = new ArrayList<>();
+        out.add(RESULT_LINE);
+        out.add("                    RDMA_Write BW Test");
+        out.add(" Dual-port       : OFF\t\tDevice         : " + device);
+        out.add(" Number of qps   : " + qps + "\t\tTransport type : IB");
+        out.add(" Connection type : RC\t\tUsing SRQ      : OFF");
+        if (txDepth > 0) {
+            out.add(" TX depth        : " + txDepth);
+        }
+        out.add(" CQ Moderation   : 1");
+        out.add(" Mtu             : " + mtuBytes + "[B]");
+        out.add(" Link type       : " + (roce ? "Ethernet" : "IB"));
+        if (gidIndex >= 0) {
+            out.add(" GID index       : " + gidIndex);
+        }
+        out.add(" Max inline data : 0[B]");
+        out.add(" rdma_cm QPs\t : OFF");
+        out.add(" Data ex. method : " + exchange);
+        out.add(RESULT_LINE);
+        return out;
+    }
+
+    /** What side {@code s} announces for QP {@code q} (its region of the buffer as vaddr). */
+    private static PerftestMsg.Keys keys(RcPair.Side s, int q) {
         RcPair.Dest d = s.dest(q);
         long vaddr = s.mr().iova() + (long) q * (s.buffer().capacity() / Math.max(1, s.qpCount()));
-        out.add(" " + side + " address: LID " + PerfFormat.altHex(d.lid(), 4) + " QPN " + PerfFormat.altHex(d.qpn(), 6)
-                + " PSN " + PerfFormat.altHex(d.psn(), 6) + " RKey " + PerfFormat.altHex(s.mr().rkey() & 0xffff_ffffL, 8)
-                + " VAddr " + PerfFormat.altHex(vaddr, 16));
-        if (gid) {
-            byte[] g = d.gid().bytes();
+        return new PerftestMsg.Keys(d.lid(), 1, d.qpn(), d.psn(), s.mr().rkey(), vaddr, d.gid(), 0);
+    }
+
+    /**
+     * {@code ctx_print_pingpong_data()} of a WRITE test: {@code BASIC_ADDR_FMT} and
+     * {@code RDMA_FMT} ({@code %#0Nx}), and with a GID the {@code PERF_GID_FMT} line, which
+     * prints the GID bytes in decimal ({@code %02d}) as perftest does.
+     */
+    public static List<String> addressLines(String side, PerftestMsg.Keys k, boolean gid) {
+        List<String> out = new ArrayList<>();
+        out.add(" " + side + " address: LID " + PerfFormat.altHex(k.lid(), 4) + " QPN " + PerfFormat.altHex(k.qpn(), 6)
+                + " PSN " + PerfFormat.altHex(k.psn(), 6) + " RKey " + PerfFormat.altHex(k.rkey() & 0xffff_ffffL, 8)
+                + " VAddr " + PerfFormat.altHex(k.vaddr(), 16));
+        if (gid && k.gid() != null) {
+            byte[] g = k.gid().bytes();
             StringBuilder sb = new StringBuilder(" GID: ");
             for (int i = 0; i < 16; i++) {
                 sb.append(i == 0 ? "" : ":").append(PerfFormat.f("%02d", g[i] & 0xff));
             }
             out.add(sb.toString());
         }
+        return out;
     }
 
     /**
@@ -171,15 +197,38 @@ public final class WriteBw {
     public static Result run(RcPair pair, Params p, Consumer<String> progress) {
         int qps = pair.qps();
         int size = p.size();
-        RcPair.Side a = pair.a();
         RcPair.Side b = pair.b();
-        RdmaException.check(a.buffer().capacity() >= bufferSize(size, qps), Errno.EINVAL, "buffer too small");
+        RdmaException.check(pair.a().buffer().capacity() >= bufferSize(size, qps), Errno.EINVAL, "buffer too small");
+        long[] remoteAddr = new long[qps];
+        int[] rkey = new int[qps];
+        for (int q = 0; q < qps; q++) {
+            for (int k = 0; k < size; k++) {
+                b.buffer().put(q * size + k, (byte) 0);
+            }
+            remoteAddr[q] = b.mr().iova() + (long) q * size;
+            rkey[q] = b.mr().rkey();
+        }
+        Result r = write(pair.a(), remoteAddr, rkey, p, progress);
+        verify(pair, p, qps, size);
+        return r;
+    }
+
+    /**
+     * The writer's half of a run ({@code run_iter_bw()}): RDMA WRITEs from region {@code q} of
+     * {@code a}'s buffer (filled with {@link #pattern} first) to {@code remoteAddr[q]} with
+     * {@code rkey[q]} on each QP {@code q} of {@code a}, as {@link #run} describes; used on its
+     * own when the destination is in another process. {@code EIO} for a failed completion,
+     * {@code ETIMEDOUT} when nothing completes for 10 s.
+     */
+    public static Result write(RcPair.Side a, long[] remoteAddr, int[] rkey, Params p, Consumer<String> progress) {
+        int qps = remoteAddr.length;
+        int size = p.size();
+        RdmaException.check(a.qpCount() >= qps && a.buffer().capacity() >= bufferSize(size, qps), Errno.EINVAL,
+                "buffer too small");
         ByteBuffer src = a.buffer();
-        ByteBuffer dst = b.buffer();
         for (int q = 0; q < qps; q++) {
             for (int k = 0; k < size; k++) {
                 src.put(q * size + k, pattern(p.runId(), q, k));
-                dst.put(q * size + k, (byte) 0);
             }
         }
         SendWr[] wrs = new SendWr[qps];
@@ -189,8 +238,8 @@ public final class WriteBw {
             wr.opcode = WrOpcode.RDMA_WRITE;
             wr.sendFlags = SendFlags.SIGNALED;
             wr.sg(new Sge(a.mr().iova() + (long) q * size, size, a.mr().lkey()));
-            wr.remoteAddr = b.mr().iova() + (long) q * size;
-            wr.rkey = b.mr().rkey();
+            wr.remoteAddr = remoteAddr[q];
+            wr.rkey = rkey[q];
             wrs[q] = wr;
         }
         long[] posted = new long[qps];
@@ -254,6 +303,9 @@ public final class WriteBw {
             }
             if (n > 0) {
                 lastCompletion = now;
+            } else if (Thread.currentThread().isInterrupted()) {
+                throw new RdmaException(Errno.EINTR, "interrupted (" + total + " writes completed, " + outstanding
+                        + " outstanding)");
             } else if (now - lastCompletion > Pingpong.STALL_NANOS) {
                 throw new RdmaException(Errno.ETIMEDOUT, "no completion for 10 s (" + total + " writes completed, "
                         + outstanding + " outstanding" + failure.summary() + ")");
@@ -276,7 +328,6 @@ public final class WriteBw {
         long end = System.nanoTime();
         double sec = Math.max(end - start, 1) / 1e9;
         double avg = total * (double) size / MB / sec;
-        verify(pair, p, qps, size);
         return new Result(size, total, duration ? 0 : Math.max(peak, avg), avg, total / sec / 1e6, total * size, sec);
     }
 
