@@ -647,8 +647,10 @@ public final class SubnetManager {
     }
 
     private void walkStates(Batch b, int from, int to) {
+        // CA ports and switch port 0 (the switch's management port: its SMA, PMA, LID), as
+        // osm_link_mgr does for every end port
         for (EndPort ep : next.ports.values()) {
-            if (!ep.node.isSwitch() && ep.portInfo() != null && ep.portInfo().portState == from) {
+            if (ep.portInfo() != null && ep.portInfo().portState == from) {
                 setPort(b, ep.node, ep.portNum, ep.path, ep.lid, to);
             }
         }
