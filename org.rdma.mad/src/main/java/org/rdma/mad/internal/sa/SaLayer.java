@@ -29,7 +29,6 @@ import org.rdma.mad.sa.ServiceRecord;
 import org.rdma.verbs.AhAttr;
 import org.rdma.verbs.Errno;
 import org.rdma.verbs.Gid;
-import org.rdma.verbs.IbAh;
 import org.rdma.verbs.IbClient;
 import org.rdma.verbs.IbDevice;
 import org.rdma.verbs.LinkLayer;
@@ -55,6 +54,8 @@ public final class SaLayer implements IbClient, SaService {
     private final MadService mad;
     private final Executor workqueue;
     private final Map<IbDevice, MadAgent[]> agents = new ConcurrentHashMap<>();
+    /** {@code sa_port->sm_ah} per device and port; guarded by itself. */
+    private final Map<IbDevice, SmAh[]> smAhs = new ConcurrentHashMap<>();
     private final Map<Integer, Query> queries = new ConcurrentHashMap<>();
     private final AtomicInteger nextId = new AtomicInteger();
     private final AtomicInteger nextTid = new AtomicInteger((int) System.nanoTime());
@@ -109,6 +110,7 @@ public final class SaLayer implements IbClient, SaService {
             return -e.errno().value;
         }
         agents.put(device, a);
+        smAhs.put(device, new SmAh[device.endPort() + 1]);
         return count == 0 && device.endPort() == 0 ? -Errno.EOPNOTSUPP.value : 0;
     }
 
@@ -124,6 +126,47 @@ public final class SaLayer implements IbClient, SaService {
                 }
             }
         }
+        // every query has been flushed and released: the ports' own references are the last
+        SmAh[] sm = smAhs.remove(device);
+        if (sm != null) {
+            synchronized (sm) {
+                for (int p = 0; p < sm.length; p++) {
+                    if (sm[p] != null) {
+                        sm[p].put();
+                        sm[p] = null;
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * A reference to the port's SM address handle ({@code ib_sa_query()} takes
+     * {@code port->sm_ah} with {@code kref_get()}), made anew when the port's SM LID or SL is no
+     * longer the one it was made for, as {@code update_sm_ah()} does on the port events.
+     */
+    private SmAh smAh(MadAgent agent, IbDevice device, int portNum, PortAttr pa) {
+        SmAh[] sm = smAhs.get(device);
+        if (sm == null) {
+            throw new RdmaException(Errno.ENODEV, device.name() + ": no SA client");
+        }
+        synchronized (sm) {
+            SmAh cur = sm[portNum];
+            if (cur == null || cur.smLid != pa.smLid || cur.smSl != pa.smSl) {
+                AhAttr av = new AhAttr();
+                av.portNum = portNum;
+                av.dlid = pa.smLid;
+                av.sl = pa.smSl;
+                SmAh next = new SmAh(mad.createAh(agent, av), pa.smLid, pa.smSl);
+                if (cur != null) {
+                    cur.put();
+                }
+                sm[portNum] = next;
+                cur = next;
+            }
+            cur.get();
+            return cur;
+        }
     }
 
     // ------------------------------------------------------------------ queries
@@ -133,10 +176,10 @@ public final class SaLayer implements IbClient, SaService {
         final int id;
         final SaClient client;
         final MadSendBuf buf;
-        final IbAh ah;
+        final SmAh ah;
         final SaCallback<byte[]> callback;
 
-        Query(int id, SaClient client, MadSendBuf buf, IbAh ah, SaCallback<byte[]> callback) {
+        Query(int id, SaClient client, MadSendBuf buf, SmAh ah, SaCallback<byte[]> callback) {
             this.id = id;
             this.client = client;
             this.buf = buf;
@@ -172,17 +215,18 @@ public final class SaLayer implements IbClient, SaService {
             return -Errno.ENODEV.value;
         }
         PortAttr pa = device.queryPort(portNum);
-        AhAttr av = new AhAttr();
-        av.portNum = portNum;
-        av.dlid = pa.smLid;
-        av.sl = pa.smSl;
-        IbAh ah;
+        SmAh ah;
         MadSendBuf buf;
         try {
-            ah = mad.createAh(agent, av);
+            ah = smAh(agent, device, portNum, pa);
+        } catch (RdmaException e) {
+            return -e.errno().value;
+        }
+        try {
             buf = mad.createSendMad(agent, 1, 0, false, MadHdr.IB_MGMT_SA_HDR, SaMad.DATA_SIZE,
                     MadHdr.IB_MGMT_BASE_VERSION);
         } catch (RdmaException e) {
+            ah.put();
             return -e.errno().value;
         }
         byte[] m = buf.mad();
@@ -196,7 +240,7 @@ public final class SaLayer implements IbClient, SaService {
         // the SA's response time is in the timeout; retries as the kernel's sa_query does not
         buf.setTimeoutMs(timeoutMs);
         buf.setRetries(0);
-        buf.setAh(ah);
+        buf.setAh(ah.ah);
         int id = nextId.incrementAndGet() & 0x7fff_ffff;
         Query q = new Query(id, client, buf, ah, callback);
         buf.setContext(0, q);
@@ -215,11 +259,7 @@ public final class SaLayer implements IbClient, SaService {
 
     private void release(Query q) {
         mad.freeSendMad(q.buf);
-        try {
-            q.ah.destroy();
-        } catch (RuntimeException e) {
-            LOG.log(Level.DEBUG, "SA AH destroy failed: {0}", e.getMessage());
-        }
+        q.ah.put();
         if (q.client != null) {
             q.client.put();
         }
