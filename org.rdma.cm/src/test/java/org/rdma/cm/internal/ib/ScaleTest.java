@@ -114,13 +114,14 @@ class ScaleTest {
         try (CmNet cn = CmNet.ib()) {
             CoreDevice da = cn.dev(cn.a);
             CoreDevice db = cn.dev(cn.b);
+            // after the path query: the SA client keeps the port's SM address handle (sa_port->sm_ah)
+            PathRecord path = cn.path(cn.a, cn.b);
             Map<String, Integer> baseA = da.restrack().counts();
             Map<String, Integer> baseB = db.restrack().counts();
             Side a = new Side(cn, cn.a);
             Side b = new Side(cn, cn.b);
             IbCmId listen = cn.cm.createCmId(db, b, null);
             cn.cm.cmListen(listen, Peer.SID, 0);
-            PathRecord path = cn.path(cn.a, cn.b);
             long t0 = System.nanoTime();
             for (int done = 0; done < TOTAL; done += BATCH) {
                 List<IbCmId> ids = new ArrayList<>();
