@@ -412,46 +412,32 @@ public final class PingpongEnd implements AutoCloseable {
     /** {@code pp_close_ctx()}: QP, CQ, MR, AH, PD, then the device reference; the first failure is thrown. */
     @Override
     public void close() {
-        RuntimeException[] first = {null};
+        Teardown t = new Teardown();
         if (qp != null) {
-            attempt(first, qp::destroy);
+            t.step(qp::destroy);
             qp = null;
         }
         if (cq != null) {
-            attempt(first, cq::destroy);
+            t.step(cq::destroy);
             cq = null;
         }
         if (mr != null) {
-            attempt(first, mr::dereg);
+            t.step(mr::dereg);
             mr = null;
         }
         if (ah != null) {
-            attempt(first, ah::destroy);
+            t.step(ah::destroy);
             ah = null;
         }
         if (pd != null) {
-            attempt(first, pd::dealloc);
+            t.step(pd::dealloc);
             pd = null;
         }
         if (device != null && held) {
             held = false;
-            attempt(first, device::put);
+            t.step(device::put);
         }
         device = null;
-        if (first[0] != null) {
-            throw first[0];
-        }
-    }
-
-    private static void attempt(RuntimeException[] first, Runnable step) {
-        try {
-            step.run();
-        } catch (RuntimeException e) {
-            if (first[0] == null) {
-                first[0] = e;
-            } else {
-                first[0].addSuppressed(e);
-            }
-        }
+        t.rethrow();
     }
 }

@@ -210,29 +210,29 @@ public final class RcPair implements AutoCloseable {
 
         /**
          * Destroys the QPs, deregisters the MR, destroys the CQ, deallocates the PD and puts the
-         * device if still held; every step is tried, the first failure is kept in {@code first[0]}
+         * device if still held; every step is tried, the first failure is kept in {@code t}
          * (later ones suppressed).
          */
-        public void release(RuntimeException[] first) {
+        void release(Teardown t) {
             for (int i = qps.size() - 1; i >= 0; i--) {
-                attempt(first, qps.get(i)::destroy);
+                t.step(qps.get(i)::destroy);
             }
             qps.clear();
             if (mr != null) {
-                attempt(first, mr::dereg);
+                t.step(mr::dereg);
                 mr = null;
             }
             if (cq != null) {
-                attempt(first, cq::destroy);
+                t.step(cq::destroy);
                 cq = null;
             }
             if (pd != null) {
-                attempt(first, pd::dealloc);
+                t.step(pd::dealloc);
                 pd = null;
             }
             if (device != null && held) {
                 held = false;
-                attempt(first, device::put);
+                t.step(device::put);
             }
             device = null;
         }
@@ -395,24 +395,12 @@ public final class RcPair implements AutoCloseable {
     }
 
     private RuntimeException closeQuietly(RuntimeException pending) {
-        RuntimeException[] first = {null};
-        b.release(first);
-        a.release(first);
-        if (pending != null && first[0] != null) {
-            pending.addSuppressed(first[0]);
+        Teardown t = new Teardown();
+        b.release(t);
+        a.release(t);
+        if (pending != null && t.failure() != null) {
+            pending.addSuppressed(t.failure());
         }
-        return first[0];
-    }
-
-    private static void attempt(RuntimeException[] first, Runnable step) {
-        try {
-            step.run();
-        } catch (RuntimeException e) {
-            if (first[0] == null) {
-                first[0] = e;
-            } else {
-                first[0].addSuppressed(e);
-            }
-        }
+        return t.failure();
     }
 }

@@ -209,20 +209,18 @@ public final class WriteBwPeer {
         }
         RcPair.Side side = RcPair.Side.of(c.device, c.port);
         WriteBw.Result r;
-        RuntimeException[] failed = {null};
+        Teardown t = new Teardown();
         try {
             r = connected(core, ch, side);
         } catch (RuntimeException e) {
-            side.release(failed);
-            if (failed[0] != null) {
-                e.addSuppressed(failed[0]);
+            side.release(t);
+            if (t.failure() != null) {
+                e.addSuppressed(t.failure());
             }
             throw e;
         }
-        side.release(failed);
-        if (failed[0] != null) {
-            throw failed[0];
-        }
+        side.release(t);
+        t.rethrow();
         return r;
     }
 
