@@ -136,12 +136,12 @@ public interface IbDevice {
 
     /**
      * {@code rdma_restrack_add()} for an object that lives above the verbs, as {@code cma.c}
-     * tracks its {@code RDMA_RESTRACK_CM_ID}s: {@code rdma res show TYPE} then lists it, with the
-     * calling bundle as its owner and the {@code key value} pairs {@code attrs} supplies at the
-     * time of the listing.
+     * tracks its {@code RDMA_RESTRACK_CM_ID}s: {@code rdma res show TYPE} then lists it, with
+     * {@code owner} ({@code res->kern_name}; null: the calling bundle) and the {@code key value}
+     * pairs {@code attrs} supplies at the time of the listing.
      *
      * @param type the {@code rdma res} type name; only {@code "cm_id"} is not a verbs object
      * @throws RdmaException EINVAL for another type
      */
-    RestrackEntry restrackAdd(String type, Supplier<Map<String, String>> attrs);
+    RestrackEntry restrackAdd(String type, String owner, Supplier<Map<String, String>> attrs);
 }

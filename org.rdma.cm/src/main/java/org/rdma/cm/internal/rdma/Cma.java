@@ -308,7 +308,7 @@ final class Cma {
         id.port = port;
         id.sgidAttr = sgidAttr;
         try {
-            id.res = cd.device.restrackAdd("cm_id", id::resAttrs);
+            id.res = cd.device.restrackAdd("cm_id", id.owner, id::resAttrs);
         } catch (RuntimeException e) {
             LOG.log(Level.DEBUG, "{0}: cm_id not tracked: {1}", cd.device.name(), e.getMessage());
         }

@@ -122,7 +122,7 @@ final class CmaListen {
         d.device = cd.device;
         d.port = 0;
         try {
-            d.res = cd.device.restrackAdd("cm_id", d::resAttrs);
+            d.res = cd.device.restrackAdd("cm_id", d.owner, d::resAttrs);
             Cma.check(d.compExch(RdmaCmState.ADDR_BOUND, RdmaCmState.LISTEN), Errno.EINVAL,
                     () -> "listen on " + cd.device.name());
             ibListen(d);

@@ -663,10 +663,10 @@ public final class CoreDevice implements IbDevice, DeviceContext {
     }
 
     @Override
-    public RestrackEntry restrackAdd(String type, Supplier<Map<String, String>> attrs) {
+    public RestrackEntry restrackAdd(String type, String owner, Supplier<Map<String, String>> attrs) {
         RdmaException.check(Restrack.Type.CM_ID.resName().equals(type), Errno.EINVAL,
                 name + ": only cm_id objects are tracked for consumers, not '" + type + "'");
-        Restrack.Entry e = restrack.add(Restrack.Type.CM_ID, CallerName.find(), attrs);
+        Restrack.Entry e = restrack.add(Restrack.Type.CM_ID, owner != null ? owner : CallerName.find(), attrs);
         return new RestrackEntry() {
             @Override
             public long id() {
