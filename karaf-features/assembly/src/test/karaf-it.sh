@@ -257,14 +257,14 @@ log "boot to all default ports ACTIVE: ${active_ms} ms (target < 10000 ms, repor
 
 # ---------------------------------------------------------------- the distribution
 run "feature:list -i"
-for f in rdma-core rdma-rvt rdma-fabric rdma-mlx4sim rdma-mad rdma-sm rdma-diags; do
+for f in rdma-core rdma-rvt rdma-fabric rdma-mlx4sim rdma-mad rdma-sm rdma-diags rdma-cm; do
     grep -qE "^$f[[:space:]│|]" <<<"$OUT" || die "$f is not an installed feature: $OUT"
 done
 log "feature:list -i: rdma-core, rdma-mlx4sim (with rdma-rvt, rdma-fabric), rdma-mad, rdma-sm installed"
 
 run "bundle:list -s -t 0 --no-format"
 for b in org.rdma.verbs.api org.rdma.core org.rdma.shell org.rdma.karaf org.rdma.rvt org.rdma.fabric \
-        org.rdma.hca.mlx4sim org.rdma.mad org.rdma.sm org.rdma.diags; do
+        org.rdma.hca.mlx4sim org.rdma.mad org.rdma.sm org.rdma.diags org.rdma.cm; do
     grep -qE "Active.*[[:space:]]$b([[:space:]]|\$)" <<<"$OUT" || die "bundle $b is not Active: $OUT"
 done
 log "rdma bundles active"
@@ -292,6 +292,12 @@ run "ibstat"
 expect "Link layer: InfiniBand"
 expect "Link layer: Ethernet"
 log "ibnetdiscover: sw0 with host-a and host-b; ibstat: both HCAs"
+run "rdma:rping --loopback -a 192.168.10.1 -I 192.168.10.2 -C 200 -V"
+expect "rping: 200 pings of 64 bytes to 192.168.10.1:7174 in"
+expect ", 200 validated"
+run "rdma:res"
+[ "$(grep -cE ' cm_id 0 ' <<<"$OUT")" -eq 2 ] || die "CM ids left after rping: $OUT"
+log "rdma:rping --loopback over RoCE (RDMA CM): 200 pings validated, no cm_id left"
 run "rdma:clients"
 expect "ID  NAME  SERVICE.ID  DEVICES"
 expect "failed providers and clients:"
