@@ -358,6 +358,9 @@ final class AgentImpl implements MadAgent {
     /** {@code wait_for_response()}: sets the deadline and arms the timer if it is the earliest. Lock held. */
     private void waitFor(SendBufImpl sb, int timeoutMs) {
         sb.deadline = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(timeoutMs, 0)) + (timeoutMs > 0 ? 0 : 1);
+        if (timer != null && timer.isPending() && timerDeadline <= sb.deadline) {
+            return; // the armed timer comes first: no need to look at every send
+        }
         armLocked();
     }
 

@@ -2,6 +2,7 @@ package org.rdma.verbs.wire;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Objects;
 
@@ -22,8 +23,29 @@ import java.util.Objects;
  * buffer's position, limit or byte order.
  */
 public final class IbPack {
+    /**
+     * {@link #byteLength} of the tables seen so far, by identity: tables are constants, and
+     * computing the span on every pack and unpack cost more than the packing of small MADs.
+     * Copy-on-write, so that lookups take no lock.
+     */
+    private static volatile IdentityHashMap<List<?>, Integer> spans = new IdentityHashMap<>();
 
     private IbPack() {
+    }
+
+    /** {@link #byteLength}, remembered per table. */
+    private static <T> int span(List<IbField<T>> desc) {
+        Integer known = spans.get(desc);
+        if (known != null) {
+            return known;
+        }
+        int n = byteLength(desc);
+        synchronized (IbPack.class) {
+            IdentityHashMap<List<?>, Integer> next = new IdentityHashMap<>(spans);
+            next.put(desc, n);
+            spans = next;
+        }
+        return n;
     }
 
     /**
@@ -58,8 +80,9 @@ public final class IbPack {
      */
     public static <T> void pack(List<IbField<T>> desc, T obj, byte[] buf, int offset) {
         Objects.requireNonNull(obj, "obj");
-        Objects.checkFromIndexSize(offset, byteLength(desc), buf.length);
-        for (IbField<T> f : desc) {
+        Objects.checkFromIndexSize(offset, span(desc), buf.length);
+        for (int k = 0, count = desc.size(); k < count; k++) {
+            IbField<T> f = desc.get(k);
             if (f.usesBitPath()) {
                 long value = f.isReserved() ? 0L : f.get(obj);
                 putBits(buf, offset + f.firstByte(), f.bitOffset() & 7, f.sizeBits(), value);
@@ -88,8 +111,9 @@ public final class IbPack {
      */
     public static <T> void unpack(List<IbField<T>> desc, byte[] buf, int offset, T obj) {
         Objects.requireNonNull(obj, "obj");
-        Objects.checkFromIndexSize(offset, byteLength(desc), buf.length);
-        for (IbField<T> f : desc) {
+        Objects.checkFromIndexSize(offset, span(desc), buf.length);
+        for (int k = 0, count = desc.size(); k < count; k++) {
+            IbField<T> f = desc.get(k);
             if (f.isReserved()) {
                 continue;
             }
@@ -115,8 +139,9 @@ public final class IbPack {
      */
     public static <T> void pack(List<IbField<T>> desc, T obj, ByteBuffer buf, int index) {
         Objects.requireNonNull(obj, "obj");
-        Objects.checkFromIndexSize(index, byteLength(desc), buf.limit());
-        for (IbField<T> f : desc) {
+        Objects.checkFromIndexSize(index, span(desc), buf.limit());
+        for (int k = 0, count = desc.size(); k < count; k++) {
+            IbField<T> f = desc.get(k);
             int start = index + f.firstByte();
             if (f.usesBitPath()) {
                 long value = f.isReserved() ? 0L : f.get(obj);
@@ -155,8 +180,9 @@ public final class IbPack {
      */
     public static <T> void unpack(List<IbField<T>> desc, ByteBuffer buf, int index, T obj) {
         Objects.requireNonNull(obj, "obj");
-        Objects.checkFromIndexSize(index, byteLength(desc), buf.limit());
-        for (IbField<T> f : desc) {
+        Objects.checkFromIndexSize(index, span(desc), buf.limit());
+        for (int k = 0, count = desc.size(); k < count; k++) {
+            IbField<T> f = desc.get(k);
             if (f.isReserved()) {
                 continue;
             }

@@ -88,6 +88,9 @@ public final class MrPool implements IbMrPool {
         List<IbMr> doomed;
         synchronized (this) {
             destroyed = true;
+            if (all.isEmpty()) {
+                return; // the common case: a QP that never had MRs for rdma_rw
+            }
             int taken = all.size() - free.size();
             if (taken > 0) {
                 LOG.log(Level.WARNING, what + ": destroying the pool with " + taken + " MR(s) still taken");
