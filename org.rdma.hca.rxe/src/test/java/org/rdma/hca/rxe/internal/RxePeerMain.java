@@ -1,6 +1,7 @@
 package org.rdma.hca.rxe.internal;
 
 import java.util.Arrays;
+import org.rdma.cm.internal.tools.RpingCommand;
 import org.rdma.shell.internal.RcPingpongCommand;
 import org.rdma.shell.internal.UdPingpongCommand;
 import org.rdma.shell.internal.WriteBwCommand;
@@ -10,7 +11,8 @@ import org.rdma.verbs.RdmaException;
  * The second process of the two-process tests: {@code RxePeerMain UDP_PORT REMOTE_UDP_PORT TOOL
  * ARGS...} builds {@value CoreRxe#NAME} over an rxe device on {@code lo} ({@link CoreRxe}) and
  * runs one of the shell's tools ({@code ibv_rc_pingpong}, {@code ibv_ud_pingpong},
- * {@code ib_write_bw}) with {@code ARGS}, printing its output. Exit status 0 on success; 1 with
+ * {@code ib_write_bw}) with {@code ARGS}, printing its output; for {@code rping} the connection
+ * managers ({@link CmRxe}) run on the device too. Exit status 0 on success; 1 with
  * {@code ERROR: <errno>: <message>} on stderr when the tool fails; 2 for bad arguments; 3 if it
  * outlives {@link #MAX_LIFE_MS} (a guard should the test that started it vanish).
  */
@@ -45,6 +47,11 @@ public final class RxePeerMain {
                 case "ib_write_bw":
                     new WriteBwCommand(core).run(System.out, tool);
                     break;
+                case "rping":
+                    try (CmRxe cms = new CmRxe(core)) {
+                        new RpingCommand(cms.cm).rping(tool);
+                    }
+                    break;
                 default:
                     System.err.println("ERROR: unknown tool " + args[2]);
                     status = 2;
@@ -52,6 +59,9 @@ public final class RxePeerMain {
         } catch (RdmaException e) {
             System.out.flush();
             System.err.println("ERROR: " + e.getMessage());
+            status = 1;
+        } catch (InterruptedException e) {
+            System.err.println("ERROR: interrupted");
             status = 1;
         }
         System.out.flush();

@@ -1,0 +1,192 @@
+package org.rdma.bench;
+
+import java.nio.ByteBuffer;
+import org.rdma.core.internal.verbs.CoreDevice;
+import org.rdma.verbs.AccessFlags;
+import org.rdma.verbs.CqInitAttr;
+import org.rdma.verbs.Gid;
+import org.rdma.verbs.IbCq;
+import org.rdma.verbs.IbDevice;
+import org.rdma.verbs.IbMr;
+import org.rdma.verbs.IbPd;
+import org.rdma.verbs.IbQp;
+import org.rdma.verbs.Mtu;
+import org.rdma.verbs.QpAttr;
+import org.rdma.verbs.QpAttrMask;
+import org.rdma.verbs.QpInitAttr;
+import org.rdma.verbs.QpState;
+import org.rdma.verbs.QpType;
+import org.rdma.verbs.SendFlags;
+import org.rdma.verbs.SendWr;
+import org.rdma.verbs.Sge;
+import org.rdma.verbs.SigType;
+import org.rdma.verbs.Wc;
+import org.rdma.verbs.WcStatus;
+import org.rdma.verbs.WrOpcode;
+
+/**
+ * ib_write_bw between the two devices of an {@link RxeLo} over {@code 127.0.0.1} (RoCEv2 GID
+ * {@code ::ffff:127.0.0.1}, path MTU the port's active MTU): one RC QP per side, one registered
+ * buffer per side, up to {@code depth} WRITEs posted, every {@code signalEvery}-th signalled;
+ * one message per {@link #next()}, nothing allocated per message.
+ */
+final class RxeWriter implements AutoCloseable {
+    /** One end. */
+    static final class End {
+        IbPd pd;
+        IbCq cq;
+        ByteBuffer buf;
+        IbMr mr;
+        IbQp qp;
+    }
+
+    private static final String IP = "::ffff:127.0.0.1";
+
+    final RxeLo lo = new RxeLo();
+    final End a = new End();
+    final End b = new End();
+    final int size;
+    final int depth;
+    final int signalEvery;
+    final Mtu mtu;
+    private final SendWr wr = new SendWr();
+    private final SendWr[] bad = new SendWr[1];
+    private final Wc[] wc = Wc.array(16);
+    private long posted;
+    private long completed;
+
+    RxeWriter(int size, int depth, int signalEvery) {
+        if (depth % signalEvery != 0) {
+            throw new IllegalArgumentException("depth must be a multiple of the signalling interval");
+        }
+        this.size = size;
+        this.depth = depth;
+        this.signalEvery = signalEvery;
+        try {
+            mtu = lo.devA.queryPort(1).activeMtu;
+            open(lo.devA, a, Math.max(size, 64));
+            open(lo.devB, b, Math.max(size, 64));
+            connect(lo.devA, a, b.qp.qpNum(), 0x3a3f1e, 0x0c4d2b);
+            connect(lo.devB, b, a.qp.qpNum(), 0x0c4d2b, 0x3a3f1e);
+        } catch (RuntimeException e) {
+            lo.close();
+            throw e;
+        }
+        for (int i = 0; i < a.buf.capacity(); i++) {
+            a.buf.put(i, (byte) (i * 31 + 7));
+        }
+        wr.opcode = WrOpcode.RDMA_WRITE;
+        wr.sg(new Sge(a.mr.iova(), size, a.mr.lkey()));
+        wr.remoteAddr = b.mr.iova();
+        wr.rkey = b.mr.rkey();
+    }
+
+    private void open(IbDevice dev, End e, int bytes) {
+        e.pd = dev.allocPd(0);
+        e.cq = dev.createCq(null, null, null, CqInitAttr.of(depth * 2 + 1, 0));
+        e.buf = ByteBuffer.allocateDirect(bytes);
+        e.mr = e.pd.regMr(e.buf.duplicate().clear(), 0x7f3a_0000_0000L,
+                AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
+        QpInitAttr init = new QpInitAttr();
+        init.qpType = QpType.RC;
+        init.sqSigType = SigType.REQ_WR;
+        init.sendCq = e.cq;
+        init.recvCq = e.cq;
+        init.cap.maxSendWr = depth;
+        init.cap.maxRecvWr = 1;
+        init.cap.maxSendSge = 1;
+        init.cap.maxRecvSge = 1;
+        e.qp = e.pd.createQp(init);
+        QpAttr at = new QpAttr();
+        at.qpState = QpState.INIT;
+        at.pkeyIndex = 0;
+        at.portNum = 1;
+        at.qpAccessFlags = AccessFlags.REMOTE_WRITE;
+        e.qp.modify(at, QpAttrMask.STATE | QpAttrMask.PKEY_INDEX | QpAttrMask.PORT | QpAttrMask.ACCESS_FLAGS);
+    }
+
+    private void connect(CoreDevice dev, End e, int remoteQpn, int psn, int remotePsn) {
+        QpAttr at = new QpAttr();
+        at.qpState = QpState.RTR;
+        at.pathMtu = mtu;
+        at.destQpNum = remoteQpn;
+        at.rqPsn = remotePsn;
+        at.minRnrTimer = 12;
+        at.ahAttr.portNum = 1;
+        at.ahAttr.setGrh(Gid.parse(IP), 0, RxeLo.gidIndex(dev, IP), 64, 0, null);
+        e.qp.modify(at, QpAttrMask.STATE | QpAttrMask.AV | QpAttrMask.PATH_MTU | QpAttrMask.DEST_QPN
+                | QpAttrMask.RQ_PSN | QpAttrMask.MAX_DEST_RD_ATOMIC | QpAttrMask.MIN_RNR_TIMER);
+        QpAttr rts = new QpAttr();
+        rts.qpState = QpState.RTS;
+        rts.timeout = 14;
+        rts.retryCnt = 7;
+        rts.rnrRetry = 7;
+        rts.sqPsn = psn;
+        e.qp.modify(rts, QpAttrMask.STATE | QpAttrMask.TIMEOUT | QpAttrMask.RETRY_CNT | QpAttrMask.RNR_RETRY
+                | QpAttrMask.SQ_PSN | QpAttrMask.MAX_QP_RD_ATOMIC);
+    }
+
+    /** Posts one WRITE, first reaping completions while the send queue is full. */
+    void next() {
+        while (posted - completed >= depth) {
+            completed += (long) poll() * signalEvery;
+        }
+        posted++;
+        wr.wrId = posted;
+        wr.sendFlags = posted % signalEvery == 0 ? SendFlags.SIGNALED : 0;
+        int rc = a.qp.postSend(wr, bad);
+        if (rc != 0) {
+            throw new IllegalStateException("postSend " + rc + " after " + posted);
+        }
+    }
+
+    private int poll() {
+        int n = a.cq.pollCq(wc.length, wc);
+        if (n < 0) {
+            throw new IllegalStateException("poll CQ " + n);
+        }
+        for (int i = 0; i < n; i++) {
+            if (wc[i].status != WcStatus.SUCCESS) {
+                throw new IllegalStateException("completion " + wc[i]);
+            }
+        }
+        return n;
+    }
+
+    /** Waits (10 s at most) for every signalled WRITE posted so far. */
+    void drain() {
+        long want = posted - posted % signalEvery;
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (completed < want) {
+            completed += (long) poll() * signalEvery;
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("no completion for 10 s: " + completed + " of " + want);
+            }
+        }
+    }
+
+    /** The destination holds what the source holds (the WRITEs really moved the bytes). */
+    void verify() {
+        for (int i = 0; i < size; i++) {
+            if (b.buf.get(i) != a.buf.get(i)) {
+                throw new IllegalStateException("destination differs at byte " + i);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            for (End e : new End[] {b, a}) {
+                if (e.qp != null) {
+                    e.qp.destroy();
+                    e.mr.dereg();
+                    e.cq.destroy();
+                    e.pd.dealloc();
+                }
+            }
+        } finally {
+            lo.close();
+        }
+    }
+}
