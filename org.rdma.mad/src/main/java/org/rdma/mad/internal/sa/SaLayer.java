@@ -31,6 +31,8 @@ import org.rdma.verbs.Errno;
 import org.rdma.verbs.Gid;
 import org.rdma.verbs.IbClient;
 import org.rdma.verbs.IbDevice;
+import org.rdma.verbs.IbEventType;
+import org.rdma.verbs.IbEventHandler;
 import org.rdma.verbs.LinkLayer;
 import org.rdma.verbs.PortAttr;
 import org.rdma.verbs.PortIndex;
@@ -56,6 +58,8 @@ public final class SaLayer implements IbClient, SaService {
     private final Map<IbDevice, MadAgent[]> agents = new ConcurrentHashMap<>();
     /** {@code sa_port->sm_ah} per device and port; guarded by itself. */
     private final Map<IbDevice, SmAh[]> smAhs = new ConcurrentHashMap<>();
+    /** {@code sa_dev->event_handler} per device: drops the SM AH when the SM's address may change. */
+    private final Map<IbDevice, IbEventHandler> smHandlers = new ConcurrentHashMap<>();
     private final Map<Integer, Query> queries = new ConcurrentHashMap<>();
     private final AtomicInteger nextId = new AtomicInteger();
     private final AtomicInteger nextTid = new AtomicInteger((int) System.nanoTime());
@@ -110,7 +114,15 @@ public final class SaLayer implements IbClient, SaService {
             return -e.errno().value;
         }
         agents.put(device, a);
-        smAhs.put(device, new SmAh[device.endPort() + 1]);
+        SmAh[] sm = new SmAh[device.endPort() + 1];
+        smAhs.put(device, sm);
+        IbEventHandler h = event -> {
+            if (smAddressMayChange(event.type()) && event.portNum() > 0 && event.portNum() < sm.length) {
+                dropSmAh(sm, event.portNum());
+            }
+        };
+        smHandlers.put(device, h);
+        device.registerEventHandler(h);
         return count == 0 && device.endPort() == 0 ? -Errno.EOPNOTSUPP.value : 0;
     }
 
@@ -126,43 +138,67 @@ public final class SaLayer implements IbClient, SaService {
                 }
             }
         }
+        IbEventHandler h = smHandlers.remove(device);
+        if (h != null) {
+            device.unregisterEventHandler(h);
+        }
         // every query has been flushed and released: the ports' own references are the last
         SmAh[] sm = smAhs.remove(device);
         if (sm != null) {
-            synchronized (sm) {
-                for (int p = 0; p < sm.length; p++) {
-                    if (sm[p] != null) {
-                        sm[p].put();
-                        sm[p] = null;
-                    }
-                }
+            for (int p = 0; p < sm.length; p++) {
+                dropSmAh(sm, p);
             }
+        }
+    }
+
+    /** The events after which {@code ib_sa_event()} calls {@code update_sm_ah()}. */
+    private static boolean smAddressMayChange(IbEventType type) {
+        switch (type) {
+            case PORT_ERR:
+            case PORT_ACTIVE:
+            case LID_CHANGE:
+            case PKEY_CHANGE:
+            case SM_CHANGE:
+            case CLIENT_REREGISTER:
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    /** Drops the port's reference: the next query makes a new AH from the port's attributes. */
+    private static void dropSmAh(SmAh[] sm, int port) {
+        SmAh old;
+        synchronized (sm) {
+            old = sm[port];
+            sm[port] = null;
+        }
+        if (old != null) {
+            old.put();
         }
     }
 
     /**
      * A reference to the port's SM address handle ({@code ib_sa_query()} takes
-     * {@code port->sm_ah} with {@code kref_get()}), made anew when the port's SM LID or SL is no
-     * longer the one it was made for, as {@code update_sm_ah()} does on the port events.
+     * {@code port->sm_ah} with {@code kref_get()}), made from the port's SM LID and SL when the
+     * port has none: the events of {@link #smAddressMayChange} drop it, as {@code update_sm_ah()}
+     * replaces it on them.
      */
-    private SmAh smAh(MadAgent agent, IbDevice device, int portNum, PortAttr pa) {
+    private SmAh smAh(MadAgent agent, IbDevice device, int portNum) {
         SmAh[] sm = smAhs.get(device);
         if (sm == null) {
             throw new RdmaException(Errno.ENODEV, device.name() + ": no SA client");
         }
         synchronized (sm) {
             SmAh cur = sm[portNum];
-            if (cur == null || cur.smLid != pa.smLid || cur.smSl != pa.smSl) {
+            if (cur == null) {
+                PortAttr pa = device.queryPort(portNum);
                 AhAttr av = new AhAttr();
                 av.portNum = portNum;
                 av.dlid = pa.smLid;
                 av.sl = pa.smSl;
-                SmAh next = new SmAh(mad.createAh(agent, av), pa.smLid, pa.smSl);
-                if (cur != null) {
-                    cur.put();
-                }
-                sm[portNum] = next;
-                cur = next;
+                cur = new SmAh(mad.createAh(agent, av));
+                sm[portNum] = cur;
             }
             cur.get();
             return cur;
@@ -214,11 +250,10 @@ public final class SaLayer implements IbClient, SaService {
         if (agent == null) {
             return -Errno.ENODEV.value;
         }
-        PortAttr pa = device.queryPort(portNum);
         SmAh ah;
         MadSendBuf buf;
         try {
-            ah = smAh(agent, device, portNum, pa);
+            ah = smAh(agent, device, portNum);
         } catch (RdmaException e) {
             return -e.errno().value;
         }

@@ -5,22 +5,18 @@ import org.rdma.verbs.IbAh;
 
 /**
  * {@code struct ib_sa_sm_ah}: the address handle of a port's SM, shared by every query on the
- * port (a {@code kref}: the port holds one reference, each query in flight one more) and replaced
- * when the SM's LID or SL changes ({@code update_sm_ah()}); the AH is destroyed with the last
- * reference ({@code free_sm_ah()}).
+ * port (a {@code kref}: the port holds one reference, each query in flight one more) and dropped
+ * on the port events after which the SM's LID or SL may differ ({@code update_sm_ah()}); the AH
+ * is destroyed with the last reference ({@code free_sm_ah()}).
  */
 final class SmAh {
     private static final System.Logger LOG = System.getLogger(SmAh.class.getName());
 
     final IbAh ah;
-    final int smLid;
-    final int smSl;
     private int refs = 1;
 
-    SmAh(IbAh ah, int smLid, int smSl) {
+    SmAh(IbAh ah) {
         this.ah = ah;
-        this.smLid = smLid;
-        this.smSl = smSl;
     }
 
     /** {@code kref_get()}. */
