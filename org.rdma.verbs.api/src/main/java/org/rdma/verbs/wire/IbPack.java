@@ -217,6 +217,14 @@ public final class IbPack {
      * @param value     the value; bits above {@code sizeBits} are ignored
      */
     static void putBits(byte[] buf, int start, int bitInByte, int sizeBits, long value) {
+        if (bitInByte == 0 && (sizeBits & 7) == 0) {
+            // whole bytes (most MAD fields): no neighbouring bits to keep
+            for (int i = (sizeBits >>> 3) - 1; i >= 0; i--) {
+                buf[start + i] = (byte) value;
+                value >>>= 8;
+            }
+            return;
+        }
         int n = (bitInByte + sizeBits + 7) >>> 3;
         long window = 0;
         for (int i = 0; i < n; i++) {
@@ -240,6 +248,13 @@ public final class IbPack {
      * @return the field value
      */
     static long getBits(byte[] buf, int start, int bitInByte, int sizeBits) {
+        if (bitInByte == 0 && (sizeBits & 7) == 0) {
+            long v = 0;
+            for (int i = 0, n = sizeBits >>> 3; i < n; i++) {
+                v = (v << 8) | (buf[start + i] & 0xFF);
+            }
+            return v;
+        }
         int n = (bitInByte + sizeBits + 7) >>> 3;
         long window = 0;
         for (int i = 0; i < n; i++) {
