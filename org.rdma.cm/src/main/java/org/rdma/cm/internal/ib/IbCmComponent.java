@@ -3,9 +3,6 @@ package org.rdma.cm.internal.ib;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -23,6 +20,7 @@ import org.rdma.cm.ib.IbCmService;
 import org.rdma.cm.ib.IbCmSidrRepParam;
 import org.rdma.cm.ib.IbCmSidrReqParam;
 import org.rdma.cm.ib.IbCmState;
+import org.rdma.cm.internal.OrderedWq;
 import org.rdma.mad.MadService;
 import org.rdma.mad.sa.PathRecord;
 import org.rdma.mad.sa.SaService;
@@ -43,7 +41,7 @@ import org.rdma.verbs.time.IbClock;
 @Component(service = {IbClient.class, IbCmService.class}, immediate = true)
 public final class IbCmComponent implements IbClient, IbCmService {
     private final CmCore core;
-    private final ExecutorService ownedWq;
+    private final OrderedWq wq;
 
     /** The DS constructor: real time and a private work queue ({@code ib_cm}). */
     @Activate
@@ -58,30 +56,14 @@ public final class IbCmComponent implements IbClient, IbCmService {
      *           private thread. It must run tasks one at a time, in order.
      */
     public IbCmComponent(IbClock clock, Executor wq, MadService mad, SaService sa) {
-        if (wq == null) {
-            ownedWq = Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, "ib_cm");
-                t.setDaemon(true);
-                return t;
-            });
-            wq = ownedWq;
-        } else {
-            ownedWq = null;
-        }
-        this.core = new CmCore(clock, wq, mad, sa);
+        this.wq = OrderedWq.of(wq, "ib_cm");
+        this.core = new CmCore(clock, this.wq, mad, sa);
     }
 
     /** Stops the private work queue. Devices left have been removed by the core before. */
     @Deactivate
     public void deactivate() {
-        if (ownedWq != null) {
-            ownedWq.shutdown();
-            try {
-                ownedWq.awaitTermination(5, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        wq.close();
     }
 
     // ================================================================== IbClient

@@ -3,15 +3,13 @@ package org.rdma.cm.internal.rdma;
 import java.net.SocketAddress;
 import java.util.List;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 import org.rdma.cm.ib.IbCmRejReason;
 import org.rdma.cm.ib.IbCmService;
+import org.rdma.cm.internal.OrderedWq;
 import org.rdma.cm.rdma.RdmaCmEvent;
 import org.rdma.cm.rdma.RdmaCmHandler;
 import org.rdma.cm.rdma.RdmaCmId;
@@ -44,7 +42,7 @@ import org.rdma.verbs.time.IbClock;
 @Component(service = {IbClient.class, RdmaCmService.class}, immediate = true)
 public final class RdmaCmComponent implements IbClient, RdmaCmService {
     private final Cma cma;
-    private final ExecutorService ownedWq;
+    private final OrderedWq wq;
 
     /** The DS constructor: real time and a private work queue ({@code rdma_cm}). */
     @Activate
@@ -59,31 +57,15 @@ public final class RdmaCmComponent implements IbClient, RdmaCmService {
      *           private thread. It must run tasks one at a time, in order.
      */
     public RdmaCmComponent(IbClock clock, Executor wq, IbCmService ibcm, SaService sa) {
-        if (wq == null) {
-            ownedWq = Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, "rdma_cm");
-                t.setDaemon(true);
-                return t;
-            });
-            wq = ownedWq;
-        } else {
-            ownedWq = null;
-        }
-        cma = new Cma(clock, wq, ibcm, sa);
+        this.wq = OrderedWq.of(wq, "rdma_cm");
+        cma = new Cma(clock, this.wq, ibcm, sa);
     }
 
     /** Leaves the SA and stops the private work queue; the core removed every device before. */
     @Deactivate
     public void deactivate() {
         cma.close();
-        if (ownedWq != null) {
-            ownedWq.shutdown();
-            try {
-                ownedWq.awaitTermination(5, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        wq.close();
     }
 
     // ================================================================== IbClient
