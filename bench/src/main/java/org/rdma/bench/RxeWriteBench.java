@@ -32,7 +32,9 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * 127.0.0.1, so every packet crosses the kernel's loopback as on two hosts.
  * <ul>
  * <li>{@link #write1m}: RC RDMA WRITE of 1 MiB messages, path MTU the port's (4096 on {@code lo}),
- * {@value #BIG_DEPTH} posted, each signalled; one op is one 1 MiB message.</li>
+ * {@value #BIG_DEPTH} posted, each signalled; one op is one 1 MiB message. Like perftest's
+ * {@code -e}, a full send queue waits for a completion event rather than spinning on the CQ: on
+ * two cores a spinning poller would take one of them from the devices' threads.</li>
  * <li>{@link #blast1m}: the baseline, a raw {@link DatagramChannel} blast over 127.0.0.1 of
  * datagrams the size of rxe's middle WRITE packets ({@value #DATAGRAM} bytes: BTH, one path MTU
  * of payload, ICRC), sent {@value #WINDOW} at a time and received by a second channel; one op is

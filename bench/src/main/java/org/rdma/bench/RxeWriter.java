@@ -1,9 +1,12 @@
 package org.rdma.bench;
 
 import java.nio.ByteBuffer;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import org.rdma.core.internal.verbs.CoreDevice;
 import org.rdma.verbs.AccessFlags;
 import org.rdma.verbs.CqInitAttr;
+import org.rdma.verbs.CqNotifyFlags;
 import org.rdma.verbs.Gid;
 import org.rdma.verbs.IbCq;
 import org.rdma.verbs.IbDevice;
@@ -28,7 +31,8 @@ import org.rdma.verbs.WrOpcode;
  * ib_write_bw between the two devices of an {@link RxeLo} over {@code 127.0.0.1} (RoCEv2 GID
  * {@code ::ffff:127.0.0.1}, path MTU the port's active MTU): one RC QP per side, one registered
  * buffer per side, up to {@code depth} WRITEs posted, every {@code signalEvery}-th signalled;
- * one message per {@link #next()}, nothing allocated per message.
+ * one message per {@link #next()}, nothing allocated per message. A full send queue waits for a
+ * completion event (perftest's {@code -e}).
  */
 final class RxeWriter implements AutoCloseable {
     /** One end. */
@@ -52,6 +56,7 @@ final class RxeWriter implements AutoCloseable {
     private final SendWr wr = new SendWr();
     private final SendWr[] bad = new SendWr[1];
     private final Wc[] wc = Wc.array(16);
+    private final Semaphore events = new Semaphore(0);
     private long posted;
     private long completed;
 
@@ -83,7 +88,7 @@ final class RxeWriter implements AutoCloseable {
 
     private void open(IbDevice dev, End e, int bytes) {
         e.pd = dev.allocPd(0);
-        e.cq = dev.createCq(null, null, null, CqInitAttr.of(depth * 2 + 1, 0));
+        e.cq = dev.createCq(cq -> events.release(), null, null, CqInitAttr.of(depth * 2 + 1, 0));
         e.buf = ByteBuffer.allocateDirect(bytes);
         e.mr = e.pd.regMr(e.buf.duplicate().clear(), 0x7f3a_0000_0000L,
                 AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
@@ -129,7 +134,7 @@ final class RxeWriter implements AutoCloseable {
     /** Posts one WRITE, first reaping completions while the send queue is full. */
     void next() {
         while (posted - completed >= depth) {
-            completed += (long) poll() * signalEvery;
+            completed += (long) await() * signalEvery;
         }
         posted++;
         wr.wrId = posted;
@@ -137,6 +142,32 @@ final class RxeWriter implements AutoCloseable {
         int rc = a.qp.postSend(wr, bad);
         if (rc != 0) {
             throw new IllegalStateException("postSend " + rc + " after " + posted);
+        }
+    }
+
+    /**
+     * perftest's {@code -e}: polls, and when the CQ is empty arms it ({@code ib_req_notify_cq()}
+     * with missed-event reporting) and sleeps until the completion handler runs, so a full send
+     * queue leaves the CPU to the device's threads instead of spinning on it.
+     */
+    private int await() {
+        while (true) {
+            int n = poll();
+            if (n > 0) {
+                return n;
+            }
+            if (a.cq.reqNotifyCq(CqNotifyFlags.NEXT_COMP | CqNotifyFlags.REPORT_MISSED_EVENTS) > 0) {
+                continue;
+            }
+            try {
+                if (!events.tryAcquire(10, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("no completion event for 10 s after " + posted + " WRITEs");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", e);
+            }
+            events.drainPermits();
         }
     }
 

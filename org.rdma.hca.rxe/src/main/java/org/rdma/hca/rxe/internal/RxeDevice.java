@@ -269,6 +269,14 @@ public final class RxeDevice implements RvtDriver {
         return net.channels();
     }
 
+    /**
+     * Makes every send find the socket buffer full while {@code full} (loopback never fills one),
+     * so tests can drive the send backlog and the {@code -EAGAIN} back-pressure.
+     */
+    void simulateFullSocket(boolean full) {
+        net.simulateFullSocket(full);
+    }
+
     /** @return whether the receive and send threads have ended */
     public boolean threadsEnded() {
         return net.threadsEnded();

@@ -27,6 +27,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import org.rdma.rvt.RvtPacket;
 import org.rdma.verbs.AhAttr;
 import org.rdma.verbs.Errno;
@@ -51,12 +53,16 @@ import org.rdma.verbs.wire.Icrc;
  * </ul>
  *
  * <h2>Threads and back-pressure</h2>
- * {@link #transmit} builds the datagram (with its ICRC) in a buffer from a bounded pool and queues
- * it for the send thread; with every buffer in flight it answers {@code -EAGAIN} and rvt retries.
- * The receive thread checks the ICRC, splits header and payload and calls
- * {@code RvtDevice.receive}; a packet the transport retains keeps its buffer until released.
- * {@link #close()} lets the send thread flush the queue, stops both threads and closes every
- * socket.
+ * {@link #transmit} builds the datagram (with its ICRC) in a direct buffer from a bounded pool and
+ * sends it on the caller's thread, as {@code rxe_xmit_packet()} hands the skb to the IP stack in
+ * the requester's context; the send sockets are non-blocking, so a full socket buffer never
+ * stalls a transport task: the datagram then goes to the send thread, which waits for room, and
+ * every later datagram queues behind it until the backlog is gone (order is kept). With every
+ * buffer in flight {@link #transmit} answers {@code -EAGAIN} and rvt retries. The receive thread
+ * checks the ICRC, splits header and payload and calls {@code RvtDevice.receive}; a packet the
+ * transport retains keeps its buffer until released. Buffers are direct, so the JDK moves
+ * datagrams between them and the kernel without a copy of its own. {@link #close()} lets the
+ * send thread flush the queue, stops both threads and closes every socket.
  *
  * <h2>Fault hook</h2>
  * With {@link RxeParams#rxDropProbability} above 0 the receive thread drops each datagram with
@@ -69,6 +75,8 @@ final class RxeNet implements AutoCloseable {
     /** The largest datagram: headers, 4096 bytes of payload, pad, ICRC, with room to spare. */
     private static final int MAX_DATAGRAM = 8192;
     private static final long JOIN_MS = 5000;
+    /** How long the send thread waits for socket buffer room before trying again. */
+    private static final long SEND_RETRY_NANOS = 20_000;
 
     private final RxeDevice dev;
     private final RxeParams params;
@@ -77,14 +85,23 @@ final class RxeNet implements AutoCloseable {
     private final Map<InetAddress, DatagramChannel> rx = new HashMap<>();
     private final AtomicReference<List<InetAddress>> rebind = new AtomicReference<>();
     private final Map<InetAddress, SendSide> sides = new ConcurrentHashMap<>();
-    private final Map<Gid, InetSocketAddress> dests = new ConcurrentHashMap<>();
+    private final Map<Gid, Dest> dests = new ConcurrentHashMap<>();
     private final ArrayBlockingQueue<TxBuf> txFree;
     private final ArrayBlockingQueue<TxBuf> txQueue;
+    /** Serialises sending; guards {@link #txBacklog}. */
+    private final Object txLock = new Object();
+    /** Datagrams handed to the send thread and not yet sent: while above 0 nobody sends inline. */
+    private int txBacklog;
+    /** Test hook: every send finds the socket buffer full. */
+    private volatile boolean fullSocket;
     private final AtomicInteger txAllocated = new AtomicInteger();
     private final ArrayDeque<RxSlot> rxFree = new ArrayDeque<>();
     private final Thread rxThread;
     private final Thread txThread;
     private final TxBuf poison = new TxBuf();
+    private final Consumer<SelectionKey> onReadable = this::drain;
+    /** A receive slot taken but not filled yet (receive thread only). */
+    private RxSlot spare;
     /** The fault hook's decisions; used by the receive thread only. */
     private final SplittableRandom dropRandom;
     private volatile boolean closed;
@@ -126,7 +143,7 @@ final class RxeNet implements AutoCloseable {
             ch.setOption(StandardSocketOptions.SO_RCVBUF, 4 << 20);
             ch.bind(new InetSocketAddress(a, params.udpPort));
             ch.configureBlocking(false);
-            ch.register(selector, SelectionKey.OP_READ, a);
+            ch.register(selector, SelectionKey.OP_READ, new Local(a, a.getAddress()));
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;
@@ -175,28 +192,36 @@ final class RxeNet implements AutoCloseable {
     /** The send channel of a flow. */
     private static final class SendSide {
         final InetAddress addr;
+        /** {@link #addr} as bytes, for the ICRC pseudo header (InetAddress copies them on every call). */
+        final byte[] addrBytes;
         final DatagramChannel[] bySport = new DatagramChannel[1 << RxeWire.SPORT_BITS];
+        /** The local UDP port each channel of {@link #bySport} is bound to. */
+        final int[] boundPort = new int[1 << RxeWire.SPORT_BITS];
         DatagramChannel fallback;
 
         SendSide(InetAddress addr) {
             this.addr = addr;
+            this.addrBytes = addr.getAddress();
         }
     }
 
-    private DatagramChannel sendChannel(InetAddress src, int sport) throws IOException {
+    /** A destination: its socket address and its IP address bytes. */
+    private record Dest(InetSocketAddress sa, byte[] ip) {
+    }
+
+    /** The side of {@code src} with the channel of source port {@code sport} open. */
+    private SendSide sendSide(InetAddress src, int sport) throws IOException {
         SendSide s = sides.computeIfAbsent(src, SendSide::new);
         int i = sport & ((1 << RxeWire.SPORT_BITS) - 1);
-        DatagramChannel ch = s.bySport[i];
-        if (ch != null) {
-            return ch;
+        if (s.bySport[i] != null) {
+            return s;
         }
         synchronized (s) {
             if (closed) {
                 throw new IOException("closed");
             }
-            ch = s.bySport[i];
-            if (ch == null) {
-                ch = DatagramChannel.open(family(src));
+            if (s.bySport[i] == null) {
+                DatagramChannel ch = DatagramChannel.open(family(src));
                 try {
                     ch.setOption(StandardSocketOptions.SO_REUSEADDR, true);
                     if (ch.supportedOptions().contains(StandardSocketOptions.SO_REUSEPORT)) {
@@ -204,21 +229,25 @@ final class RxeNet implements AutoCloseable {
                     }
                     ch.setOption(StandardSocketOptions.SO_SNDBUF, 1 << 20);
                     ch.bind(new InetSocketAddress(src, sport));
+                    ch.configureBlocking(false);
                 } catch (IOException e) {
                     ch.close();
                     if (s.fallback == null) {
-                        s.fallback = DatagramChannel.open(family(src)).bind(new InetSocketAddress(src, 0));
+                        DatagramChannel f = DatagramChannel.open(family(src)).bind(new InetSocketAddress(src, 0));
+                        f.configureBlocking(false);
+                        s.fallback = f;
                     }
                     ch = s.fallback;
                 }
+                s.boundPort[i] = ((InetSocketAddress) ch.getLocalAddress()).getPort();
                 s.bySport[i] = ch;
             }
-            return ch;
+            return s;
         }
     }
 
-    private InetSocketAddress destination(Gid dgid, InetAddress src) {
-        InetSocketAddress d = dests.get(dgid);
+    private Dest destination(Gid dgid, InetAddress src) {
+        Dest d = dests.get(dgid);
         if (d == null) {
             InetAddress ip = dgid.toInetAddress();
             if (dgid.isLinkLocal() && src instanceof Inet6Address && ((Inet6Address) src).getScopeId() != 0) {
@@ -228,7 +257,7 @@ final class RxeNet implements AutoCloseable {
                     throw new IllegalStateException(e);
                 }
             }
-            d = new InetSocketAddress(ip, destPort);
+            d = new Dest(new InetSocketAddress(ip, destPort), ip.getAddress());
             if (dests.size() > 4096) {
                 dests.clear();
             }
@@ -241,8 +270,9 @@ final class RxeNet implements AutoCloseable {
 
     /** A datagram waiting for the send thread. */
     private static final class TxBuf {
-        final byte[] buf = new byte[HEADROOM + MAX_DATAGRAM];
-        final ByteBuffer bb = ByteBuffer.wrap(buf);
+        /** Pseudo IP/UDP header and transport headers, built here and copied into {@link #bb}. */
+        final byte[] head = new byte[HEADROOM + RvtPacket.MAX_HDR];
+        final ByteBuffer bb = ByteBuffer.allocateDirect(HEADROOM + MAX_DATAGRAM);
         int off;
         int len;
         DatagramChannel ch;
@@ -283,42 +313,85 @@ final class RxeNet implements AutoCloseable {
         }
         try {
             int qpn = (pkt.hdr[5] & 0xFF) << 16 | (pkt.hdr[6] & 0xFF) << 8 | pkt.hdr[7] & 0xFF;
-            DatagramChannel ch = sendChannel(src, RxeWire.sourcePort(qpn));
-            int sport = ((InetSocketAddress) ch.getLocalAddress()).getPort();
-            InetSocketAddress dst = destination(dgid, src);
-            byte[] h = b.buf;
+            int slot = RxeWire.sourcePort(qpn) & ((1 << RxeWire.SPORT_BITS) - 1);
+            SendSide side = sendSide(src, RxeWire.sourcePort(qpn));
+            int sport = side.boundPort[slot];
+            Dest dst = destination(dgid, src);
+            byte[] h = b.head;
             int ip;
             int at;
             if (src instanceof Inet4Address) {
                 ip = RxeWire.IP6 - RxeWire.IP4;
-                at = RxeWire.pseudo4(h, ip, src.getAddress(), dst.getAddress().getAddress(), sport, destPort, udpPayload);
+                at = RxeWire.pseudo4(h, ip, side.addrBytes, dst.ip(), sport, destPort, udpPayload);
             } else {
                 ip = 0;
-                at = RxeWire.pseudo6(h, ip, src.getAddress(), dst.getAddress().getAddress(), sport, destPort, udpPayload);
+                at = RxeWire.pseudo6(h, ip, side.addrBytes, dst.ip(), sport, destPort, udpPayload);
             }
             System.arraycopy(pkt.hdr, 0, h, at, pkt.hdrLen);
+            ByteBuffer bb = b.bb;
+            bb.clear();
             int p = at + pkt.hdrLen;
+            bb.put(ip, h, ip, p - ip);
             if (pkt.payloadLength > 0) {
-                pkt.payload.get(pkt.payloadOffset, h, p, pkt.payloadLength);
+                bb.put(p, pkt.payload, pkt.payloadOffset, pkt.payloadLength);
                 p += pkt.payloadLength;
             }
             for (int i = 0; i < pkt.padCount; i++) {
-                h[p++] = 0;
+                bb.put(p++, (byte) 0);
             }
-            Icrc.put(Icrc.computeRoceV2(h, ip, p - ip), h, p);
+            Icrc.put(Icrc.computeRoceV2(bb, ip, p - ip), bb, p);
             b.off = at;
             b.len = udpPayload;
-            b.ch = ch;
-            b.dst = dst;
+            b.ch = side.bySport[slot];
+            b.dst = dst.sa();
         } catch (IOException | RuntimeException e) {
             txFree.offer(b);
             dev.txDropped.incrementAndGet();
             return 0;
         }
-        txQueue.add(b);
+        synchronized (txLock) {
+            if (txBacklog == 0 && send(b)) {
+                recycle(b);
+                return 0;
+            }
+            txBacklog++;
+            txQueue.add(b);
+        }
         return 0;
     }
 
+    /**
+     * One non-blocking send; counts it.
+     *
+     * @return false if the socket buffer had no room (nothing was sent)
+     */
+    private boolean send(TxBuf b) {
+        if (fullSocket) {
+            return false;
+        }
+        try {
+            b.bb.limit(b.off + b.len).position(b.off);
+            if (b.ch.send(b.bb, b.dst) == 0) {
+                return false;
+            }
+            dev.txPackets.incrementAndGet();
+        } catch (IOException | RuntimeException e) {
+            dev.txErrors.incrementAndGet();
+        }
+        return true;
+    }
+
+    void simulateFullSocket(boolean full) {
+        fullSocket = full;
+    }
+
+    private void recycle(TxBuf b) {
+        b.ch = null;
+        b.dst = null;
+        txFree.offer(b);
+    }
+
+    /** Sends the backlog in order, waiting for socket buffer room (the only place that waits). */
     private void txLoop() {
         while (true) {
             TxBuf b;
@@ -330,17 +403,13 @@ final class RxeNet implements AutoCloseable {
             if (b == poison) {
                 return;
             }
-            try {
-                b.bb.limit(b.off + b.len).position(b.off);
-                b.ch.send(b.bb, b.dst);
-                dev.txPackets.incrementAndGet();
-            } catch (IOException | RuntimeException e) {
-                dev.txErrors.incrementAndGet();
+            while (!send(b)) {
+                LockSupport.parkNanos(SEND_RETRY_NANOS);
             }
-            b.ch = null;
-            b.dst = null;
-            b.bb.clear();
-            txFree.offer(b);
+            recycle(b);
+            synchronized (txLock) {
+                txBacklog--;
+            }
         }
     }
 
@@ -349,8 +418,9 @@ final class RxeNet implements AutoCloseable {
     /** A receive buffer and the transport packet describing it. */
     private final class RxSlot implements RvtPacket.Owner {
         final RvtPacket pkt = new RvtPacket();
-        final byte[] buf = new byte[HEADROOM + MAX_DATAGRAM];
-        final ByteBuffer bb = ByteBuffer.wrap(buf);
+        /** The pseudo IP/UDP header and a copy of the transport headers, parsed from the heap. */
+        final byte[] head = new byte[HEADROOM + RvtPacket.MAX_HDR];
+        final ByteBuffer bb = ByteBuffer.allocateDirect(HEADROOM + MAX_DATAGRAM);
         private int refs;
 
         @Override
@@ -398,81 +468,100 @@ final class RxeNet implements AutoCloseable {
     }
 
     private void rxLoop() {
-        RxSlot slot = null;
         try {
             while (!closed) {
-                selector.select();
+                // the Consumer form of select() keeps no selected-key set: nothing allocated per wake-up
+                selector.select(onReadable);
                 if (closed) {
                     break;
                 }
                 applyRebind();
-                Set<SelectionKey> keys = selector.selectedKeys();
-                for (SelectionKey k : keys) {
-                    if (!k.isValid()) {
-                        continue;
-                    }
-                    DatagramChannel ch = (DatagramChannel) k.channel();
-                    InetAddress local = (InetAddress) k.attachment();
-                    while (!closed) {
-                        if (slot == null) {
-                            slot = takeSlot();
-                        }
-                        SocketAddress from;
-                        try {
-                            from = ch.receive(slot.bb);
-                        } catch (IOException e) {
-                            dev.rxDropped.incrementAndGet();
-                            break;
-                        }
-                        if (from == null) {
-                            break;
-                        }
-                        RxSlot s = slot;
-                        slot = null;
-                        try {
-                            handle(s, (InetSocketAddress) from, local);
-                        } finally {
-                            s.done();
-                        }
-                    }
-                }
-                keys.clear();
             }
         } catch (IOException | java.nio.channels.ClosedSelectorException e) {
             // closing
         }
     }
 
+    /** Receives every datagram waiting on a readable socket (receive thread). */
+    private void drain(SelectionKey k) {
+        if (!k.isValid()) {
+            return;
+        }
+        DatagramChannel ch = (DatagramChannel) k.channel();
+        Local local = (Local) k.attachment();
+        while (!closed) {
+            if (spare == null) {
+                spare = takeSlot();
+            }
+            SocketAddress from;
+            try {
+                from = ch.receive(spare.bb);
+            } catch (IOException e) {
+                dev.rxDropped.incrementAndGet();
+                return;
+            }
+            if (from == null) {
+                return;
+            }
+            RxSlot s = spare;
+            spare = null;
+            try {
+                handle(s, (InetSocketAddress) from, local);
+            } finally {
+                s.done();
+            }
+        }
+    }
+
+    /** A receive socket's local address, with its bytes for the ICRC pseudo header. */
+    private record Local(InetAddress addr, byte[] bytes) {
+    }
+
+    /** The last sender seen, so its address bytes are not copied out again for every datagram. */
+    private InetAddress lastSender;
+    private byte[] lastSenderBytes;
+
+    private byte[] senderBytes(InetAddress a) {
+        if (a != lastSender) {
+            lastSenderBytes = a.getAddress();
+            lastSender = a;
+        }
+        return lastSenderBytes;
+    }
+
     /** One datagram: ICRC check, header split, the RoCE fields, then the transport. */
-    private void handle(RxSlot s, InetSocketAddress from, InetAddress local) {
+    private void handle(RxSlot s, InetSocketAddress from, Local local) {
         if (params.rxDropProbability > 0 && dropRandom.nextDouble() < params.rxDropProbability) {
             dev.rxFaultDrops.incrementAndGet();
             return;
         }
-        byte[] b = s.buf;
-        int n = s.bb.position() - HEADROOM;
-        if (n < RxeWire.BTH + RxeWire.ICRC || s.bb.remaining() == 0) {
+        ByteBuffer bb = s.bb;
+        int n = bb.position() - HEADROOM;
+        if (n < RxeWire.BTH + RxeWire.ICRC || bb.remaining() == 0) {
             dev.rxDropped.incrementAndGet();
             return;
         }
         InetAddress srcIp = from.getAddress();
-        boolean v4 = local instanceof Inet4Address;
+        boolean v4 = local.addr() instanceof Inet4Address;
         if ((srcIp instanceof Inet4Address) != v4) {
             dev.rxDropped.incrementAndGet();
             return;
         }
+        byte[] b = s.head;
         int ip;
         if (v4) {
             ip = RxeWire.IP6 - RxeWire.IP4;
-            RxeWire.pseudo4(b, ip, srcIp.getAddress(), local.getAddress(), from.getPort(), params.udpPort, n);
+            RxeWire.pseudo4(b, ip, senderBytes(srcIp), local.bytes(), from.getPort(), params.udpPort, n);
         } else {
             ip = 0;
-            RxeWire.pseudo6(b, ip, srcIp.getAddress(), local.getAddress(), from.getPort(), params.udpPort, n);
+            RxeWire.pseudo6(b, ip, senderBytes(srcIp), local.bytes(), from.getPort(), params.udpPort, n);
         }
-        if (!Icrc.verifyRoceV2(b, ip, HEADROOM - ip + n)) {
+        bb.put(ip, b, ip, HEADROOM - ip);
+        if (!Icrc.verifyRoceV2(bb, ip, HEADROOM - ip + n)) {
             dev.rxCrcErrors.incrementAndGet();
             return;
         }
+        bb.get(HEADROOM, b, HEADROOM, Math.min(n, RvtPacket.MAX_HDR));
         int hl = RxeWire.headerLength(b[HEADROOM]);
         int pad = (b[HEADROOM + 1] >>> 4) & 3;
         int payload = n - hl - pad - RxeWire.ICRC;
@@ -484,7 +573,7 @@ final class RxeNet implements AutoCloseable {
         System.arraycopy(b, HEADROOM, r.hdr, 0, hl);
         r.hdrLen = hl;
         r.padCount = pad;
-        r.payload = payload > 0 ? s.bb : null;
+        r.payload = payload > 0 ? bb : null;
         r.payloadOffset = HEADROOM + hl;
         r.payloadLength = payload;
         r.payloadStable = false;

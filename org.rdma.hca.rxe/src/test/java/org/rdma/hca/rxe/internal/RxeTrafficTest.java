@@ -99,6 +99,9 @@ class RxeTrafficTest {
         Host.Qp qb = pair.hb.createQp(ops.pb, org.rdma.verbs.QpType.RC, 1, null);
         Ops.toRts(qa, org.rdma.verbs.QpType.RC, Pair.av(pair.ha, "::1"), qb.qpn(), Mtu.MTU_256, 1);
         Ops.toRts(qb, org.rdma.verbs.QpType.RC, Pair.av(pair.hb, "::1"), qa.qpn(), Mtu.MTU_256, 1);
+        // loopback never fills a socket buffer: make every send find it full, so datagrams pile up
+        // behind the send thread until all 16 buffers are taken and rvt gets -EAGAIN
+        pair.da.simulateFullSocket(true);
         for (int i = 0; i < 4; i++) {
             org.rdma.verbs.SendWr w = Ops.wr(org.rdma.verbs.WrOpcode.RDMA_WRITE, i,
                     new org.rdma.verbs.Sge(Ops.IOVA + i * 16000, 16000, ops.ma.lkey()));
@@ -106,10 +109,16 @@ class RxeTrafficTest {
             w.rkey = ops.mb.rkey();
             assertEquals(0, qa.p().postSend(w, null));
         }
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (pair.da.txBusy() == 0) {
+            assertTrue(System.nanoTime() < deadline, "250 packets through a queue of 16 never met back-pressure");
+            Thread.onSpinWait();
+        }
+        assertEquals(0, pair.da.txPackets(), "nothing left while the socket was full");
+        pair.da.simulateFullSocket(false);
         java.util.List<org.rdma.verbs.Wc> wc = Ops.realTime().await(qa.scq(), 4);
         Ops.assertSuccess(wc);
         ops.same(0, 0, 64000);
-        assertTrue(pair.da.txBusy() > 0, "250 packets through a queue of 16 meet back-pressure");
     }
 
     @Test
