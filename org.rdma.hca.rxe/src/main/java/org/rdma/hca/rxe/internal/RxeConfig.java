@@ -52,7 +52,7 @@ public @interface RxeConfig {
     long rx_drop_seed() default 1;
 
     /** @return the send queue depth */
-    @AttributeDefinition(name = "Send queue depth", description = "Datagrams queued for the send thread before "
-            + "transmit answers -EAGAIN.", min = "16")
+    @AttributeDefinition(name = "Send queue depth", description = "Datagram buffers (being sent, or queued for the "
+            + "send thread while a socket buffer is full) before transmit answers -EAGAIN.", min = "16")
     int send_queue() default 1024;
 }

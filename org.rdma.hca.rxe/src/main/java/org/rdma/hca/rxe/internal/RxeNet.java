@@ -268,7 +268,7 @@ final class RxeNet implements AutoCloseable {
 
     // ================================================================== transmit
 
-    /** A datagram waiting for the send thread. */
+    /** A datagram: built, then sent at once or waiting for the send thread. */
     private static final class TxBuf {
         /** Pseudo IP/UDP header and transport headers, built here and copied into {@link #bb}. */
         final byte[] head = new byte[HEADROOM + RvtPacket.MAX_HDR];
