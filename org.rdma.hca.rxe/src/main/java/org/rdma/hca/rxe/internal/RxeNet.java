@@ -189,14 +189,13 @@ final class RxeNet implements AutoCloseable {
         }
     }
 
-    /** The send channel of a flow. */
+    /** The send sockets of one source address. */
     private static final class SendSide {
         final InetAddress addr;
         /** {@link #addr} as bytes, for the ICRC pseudo header (InetAddress copies them on every call). */
         final byte[] addrBytes;
-        final DatagramChannel[] bySport = new DatagramChannel[1 << RxeWire.SPORT_BITS];
-        /** The local UDP port each channel of {@link #bySport} is bound to. */
-        final int[] boundPort = new int[1 << RxeWire.SPORT_BITS];
+        final Flow[] flows = new Flow[1 << RxeWire.SPORT_BITS];
+        /** The ephemeral-port socket of the flows whose source port could not be bound. */
         DatagramChannel fallback;
 
         SendSide(InetAddress addr) {
@@ -205,44 +204,106 @@ final class RxeNet implements AutoCloseable {
         }
     }
 
+    /**
+     * The sockets of one source port: one unconnected, for any destination, and one connected to
+     * the first destination the port is used for. The source port is the hash of the destination
+     * QP, so a flow nearly always has one peer, and a connected socket sends without the route
+     * lookup and address conversion an unconnected {@code sendto()} pays for every datagram.
+     */
+    private static final class Flow {
+        final DatagramChannel any;
+        final int port;
+        /** Written once under the side's monitor; {@link #peer} is published last. */
+        DatagramChannel connected;
+        int connectedPort;
+        volatile Dest peer;
+        boolean connectFailed;
+
+        Flow(DatagramChannel any, int port) {
+            this.any = any;
+            this.port = port;
+        }
+    }
+
     /** A destination: its socket address and its IP address bytes. */
     private record Dest(InetSocketAddress sa, byte[] ip) {
     }
 
-    /** The side of {@code src} with the channel of source port {@code sport} open. */
-    private SendSide sendSide(InetAddress src, int sport) throws IOException {
-        SendSide s = sides.computeIfAbsent(src, SendSide::new);
+    /** The flow of {@code src} for source port {@code sport}, its unconnected socket open. */
+    private Flow flow(SendSide s, int sport) throws IOException {
         int i = sport & ((1 << RxeWire.SPORT_BITS) - 1);
-        if (s.bySport[i] != null) {
-            return s;
+        Flow f = s.flows[i];
+        if (f != null) {
+            return f;
         }
         synchronized (s) {
             if (closed) {
                 throw new IOException("closed");
             }
-            if (s.bySport[i] == null) {
-                DatagramChannel ch = DatagramChannel.open(family(src));
+            if (s.flows[i] == null) {
+                DatagramChannel ch;
                 try {
-                    ch.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-                    if (ch.supportedOptions().contains(StandardSocketOptions.SO_REUSEPORT)) {
-                        ch.setOption(StandardSocketOptions.SO_REUSEPORT, true);
-                    }
-                    ch.setOption(StandardSocketOptions.SO_SNDBUF, 1 << 20);
-                    ch.bind(new InetSocketAddress(src, sport));
-                    ch.configureBlocking(false);
+                    ch = openSend(s.addr, sport);
                 } catch (IOException e) {
-                    ch.close();
                     if (s.fallback == null) {
-                        DatagramChannel f = DatagramChannel.open(family(src)).bind(new InetSocketAddress(src, 0));
-                        f.configureBlocking(false);
-                        s.fallback = f;
+                        DatagramChannel fb = DatagramChannel.open(family(s.addr)).bind(new InetSocketAddress(s.addr, 0));
+                        fb.configureBlocking(false);
+                        s.fallback = fb;
                     }
                     ch = s.fallback;
                 }
-                s.boundPort[i] = ((InetSocketAddress) ch.getLocalAddress()).getPort();
-                s.bySport[i] = ch;
+                s.flows[i] = new Flow(ch, ((InetSocketAddress) ch.getLocalAddress()).getPort());
             }
-            return s;
+            return s.flows[i];
+        }
+    }
+
+    /** A non-blocking send socket bound (shared, SO_REUSEPORT) to {@code (src, sport)}. */
+    private static DatagramChannel openSend(InetAddress src, int sport) throws IOException {
+        DatagramChannel ch = DatagramChannel.open(family(src));
+        try {
+            ch.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            if (ch.supportedOptions().contains(StandardSocketOptions.SO_REUSEPORT)) {
+                ch.setOption(StandardSocketOptions.SO_REUSEPORT, true);
+            }
+            ch.setOption(StandardSocketOptions.SO_SNDBUF, 1 << 20);
+            ch.bind(new InetSocketAddress(src, sport));
+            ch.configureBlocking(false);
+            return ch;
+        } catch (IOException e) {
+            ch.close();
+            throw e;
+        }
+    }
+
+    /** Whether {@code f} has (or now gets) a socket connected to {@code dst}. */
+    private boolean connected(SendSide s, Flow f, Dest dst) {
+        Dest p = f.peer;
+        if (p != null) {
+            return p == dst || p.sa().equals(dst.sa());
+        }
+        synchronized (s) {
+            if (closed || f.connectFailed || f.any == s.fallback) {
+                return false;
+            }
+            if (f.peer == null) {
+                try {
+                    DatagramChannel ch = openSend(s.addr, f.port);
+                    try {
+                        ch.connect(dst.sa());
+                    } catch (IOException e) {
+                        ch.close();
+                        throw e;
+                    }
+                    f.connected = ch;
+                    f.connectedPort = ((InetSocketAddress) ch.getLocalAddress()).getPort();
+                    f.peer = dst;
+                } catch (IOException e) {
+                    f.connectFailed = true;
+                    return false;
+                }
+            }
+            return f.peer.sa().equals(dst.sa());
         }
     }
 
@@ -313,10 +374,11 @@ final class RxeNet implements AutoCloseable {
         }
         try {
             int qpn = (pkt.hdr[5] & 0xFF) << 16 | (pkt.hdr[6] & 0xFF) << 8 | pkt.hdr[7] & 0xFF;
-            int slot = RxeWire.sourcePort(qpn) & ((1 << RxeWire.SPORT_BITS) - 1);
-            SendSide side = sendSide(src, RxeWire.sourcePort(qpn));
-            int sport = side.boundPort[slot];
+            SendSide side = sides.computeIfAbsent(src, SendSide::new);
+            Flow flow = flow(side, RxeWire.sourcePort(qpn));
             Dest dst = destination(dgid, src);
+            boolean conn = connected(side, flow, dst);
+            int sport = conn ? flow.connectedPort : flow.port;
             byte[] h = b.head;
             int ip;
             int at;
@@ -342,8 +404,8 @@ final class RxeNet implements AutoCloseable {
             Icrc.put(Icrc.computeRoceV2(bb, ip, p - ip), bb, p);
             b.off = at;
             b.len = udpPayload;
-            b.ch = side.bySport[slot];
-            b.dst = dst.sa();
+            b.ch = conn ? flow.connected : flow.any;
+            b.dst = conn ? null : dst.sa();
         } catch (IOException | RuntimeException e) {
             txFree.offer(b);
             dev.txDropped.incrementAndGet();
@@ -371,7 +433,7 @@ final class RxeNet implements AutoCloseable {
         }
         try {
             b.bb.limit(b.off + b.len).position(b.off);
-            if (b.ch.send(b.bb, b.dst) == 0) {
+            if ((b.dst == null ? b.ch.write(b.bb) : b.ch.send(b.bb, b.dst)) == 0) {
                 return false;
             }
             dev.txPackets.incrementAndGet();
@@ -620,13 +682,14 @@ final class RxeNet implements AutoCloseable {
         List<DatagramChannel> l = new ArrayList<>(rx.values());
         for (SendSide s : sides.values()) {
             synchronized (s) {
-                for (DatagramChannel c : s.bySport) {
-                    if (c != null && !l.contains(c)) {
-                        l.add(c);
+                for (Flow f : s.flows) {
+                    if (f != null) {
+                        for (DatagramChannel c : new DatagramChannel[] {f.any, f.connected}) {
+                            if (c != null && !l.contains(c)) {
+                                l.add(c);
+                            }
+                        }
                     }
-                }
-                if (s.fallback != null && !l.contains(s.fallback)) {
-                    l.add(s.fallback);
                 }
             }
         }
@@ -668,10 +731,14 @@ final class RxeNet implements AutoCloseable {
         rx.clear();
         for (SendSide s : sides.values()) {
             synchronized (s) {
-                for (int i = 0; i < s.bySport.length; i++) {
-                    if (s.bySport[i] != null) {
-                        quietClose(s.bySport[i]);
-                        s.bySport[i] = null;
+                for (int i = 0; i < s.flows.length; i++) {
+                    Flow f = s.flows[i];
+                    if (f != null) {
+                        quietClose(f.any);
+                        if (f.connected != null) {
+                            quietClose(f.connected);
+                        }
+                        s.flows[i] = null;
                     }
                 }
                 if (s.fallback != null) {
