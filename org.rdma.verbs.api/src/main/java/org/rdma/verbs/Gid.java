@@ -36,7 +36,9 @@ public final class Gid {
 
     /** The GID in a 16-byte array. */
     public static Gid of(byte[] raw) {
-        RdmaException.check(raw.length == 16, Errno.EINVAL, "a GID is 16 bytes, got " + raw.length);
+        if (raw.length != 16) {
+            throw new RdmaException(Errno.EINVAL, "a GID is 16 bytes, got " + raw.length);
+        }
         return of(raw, 0);
     }
 

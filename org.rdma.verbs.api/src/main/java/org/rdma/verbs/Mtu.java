@@ -18,6 +18,9 @@ public enum Mtu {
     /** The payload size in bytes. */
     public final int bytes;
 
+    /** {@link #values()} without its copy: every QP moved to RTR looks its MTU up. */
+    private static final Mtu[] VALUES = values();
+
     Mtu(int value, int bytes) {
         this.value = value;
         this.bytes = bytes;
@@ -25,7 +28,7 @@ public enum Mtu {
 
     /** The MTU with this IBTA encoding; mirrors the kernel's enum cast checks. */
     public static Mtu of(int value) {
-        for (Mtu m : values()) {
+        for (Mtu m : VALUES) {
             if (m.value == value) {
                 return m;
             }

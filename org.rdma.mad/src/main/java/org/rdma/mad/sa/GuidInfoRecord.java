@@ -1,8 +1,8 @@
 package org.rdma.mad.sa;
 
 import java.util.List;
+import org.rdma.verbs.wire.IbCodec;
 import org.rdma.verbs.wire.IbField;
-import org.rdma.verbs.wire.IbPack;
 
 /** GUIDInfoRecord (IBTA 15.2.5.18): {@code struct ib_sa_guidinfo_rec}, {@code guidinfo_rec_table}. */
 public final class GuidInfoRecord implements SaRecord {
@@ -38,6 +38,9 @@ public final class GuidInfoRecord implements SaRecord {
         TABLE = List.copyOf(t);
     }
 
+    /** {@link #TABLE}, compiled. */
+    private static final IbCodec<GuidInfoRecord> CODEC = IbCodec.of(TABLE);
+
     @Override
     public int attrId() {
         return SaMad.ATTR_GUID_INFO_REC;
@@ -50,13 +53,13 @@ public final class GuidInfoRecord implements SaRecord {
 
     @Override
     public int pack(byte[] buf, int off) {
-        IbPack.pack(TABLE, this, buf, off);
+        CODEC.pack(this, buf, off);
         return BYTES;
     }
 
     @Override
     public GuidInfoRecord unpack(byte[] buf, int off) {
-        IbPack.unpack(TABLE, buf, off, this);
+        CODEC.unpack(buf, off, this);
         return this;
     }
 }

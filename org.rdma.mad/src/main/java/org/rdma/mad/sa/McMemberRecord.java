@@ -2,8 +2,8 @@ package org.rdma.mad.sa;
 
 import java.util.List;
 import org.rdma.verbs.Gid;
+import org.rdma.verbs.wire.IbCodec;
 import org.rdma.verbs.wire.IbField;
-import org.rdma.verbs.wire.IbPack;
 
 /** MCMemberRecord (IBTA 15.2.5.17): {@code struct ib_sa_mcmember_rec}, {@code mcmember_rec_table}. */
 public final class McMemberRecord implements SaRecord {
@@ -93,8 +93,8 @@ public final class McMemberRecord implements SaRecord {
 
     /** {@code mcmember_rec_table}. */
     public static final List<IbField<McMemberRecord>> TABLE = List.of(
-            IbField.bytes("sa_mcmember_rec:mgid", 0, 0, 128, r -> r.mgid.bytes(), (r, v) -> r.mgid = Gid.of(v)),
-            IbField.bytes("sa_mcmember_rec:port_gid", 4, 0, 128, r -> r.portGid.bytes(), (r, v) -> r.portGid = Gid.of(v)),
+            IbField.gid("sa_mcmember_rec:mgid", 0, 0, r -> r.mgid, (r, v) -> r.mgid = v),
+            IbField.gid("sa_mcmember_rec:port_gid", 4, 0, r -> r.portGid, (r, v) -> r.portGid = v),
             IbField.of("sa_mcmember_rec:qkey", 8, 0, 32, r -> r.qkey & 0xffff_ffffL, (r, v) -> r.qkey = (int) v),
             IbField.of("sa_mcmember_rec:mlid", 9, 0, 16, r -> r.mlid, (r, v) -> r.mlid = (int) v),
             IbField.of("sa_mcmember_rec:mtu_selector", 9, 16, 2, r -> r.mtuSelector, (r, v) -> r.mtuSelector = (int) v),
@@ -115,6 +115,9 @@ public final class McMemberRecord implements SaRecord {
             IbField.of("sa_mcmember_rec:proxy_join", 12, 8, 1, r -> r.proxyJoin, (r, v) -> r.proxyJoin = (int) v),
             IbField.reserved(12, 9, 23));
 
+    /** {@link #TABLE}, compiled. */
+    private static final IbCodec<McMemberRecord> CODEC = IbCodec.of(TABLE);
+
     @Override
     public int attrId() {
         return SaMad.ATTR_MC_MEMBER_REC;
@@ -127,13 +130,13 @@ public final class McMemberRecord implements SaRecord {
 
     @Override
     public int pack(byte[] buf, int off) {
-        IbPack.pack(TABLE, this, buf, off);
+        CODEC.pack(this, buf, off);
         return BYTES;
     }
 
     @Override
     public McMemberRecord unpack(byte[] buf, int off) {
-        IbPack.unpack(TABLE, buf, off, this);
+        CODEC.unpack(buf, off, this);
         return this;
     }
 

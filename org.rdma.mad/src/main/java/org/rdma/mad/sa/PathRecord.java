@@ -2,8 +2,8 @@ package org.rdma.mad.sa;
 
 import java.util.List;
 import org.rdma.verbs.Gid;
+import org.rdma.verbs.wire.IbCodec;
 import org.rdma.verbs.wire.IbField;
-import org.rdma.verbs.wire.IbPack;
 
 /** PathRecord (IBTA 15.2.5.16): {@code struct sa_path_rec} with the kernel's {@code path_rec_table}. */
 public final class PathRecord implements SaRecord {
@@ -100,8 +100,8 @@ public final class PathRecord implements SaRecord {
     /** {@code path_rec_table}. */
     public static final List<IbField<PathRecord>> TABLE = List.of(
             IbField.of("sa_path_rec:service_id", 0, 0, 64, r -> r.serviceId, (r, v) -> r.serviceId = v),
-            IbField.bytes("sa_path_rec:dgid", 2, 0, 128, r -> r.dgid.bytes(), (r, v) -> r.dgid = Gid.of(v)),
-            IbField.bytes("sa_path_rec:sgid", 6, 0, 128, r -> r.sgid.bytes(), (r, v) -> r.sgid = Gid.of(v)),
+            IbField.gid("sa_path_rec:dgid", 2, 0, r -> r.dgid, (r, v) -> r.dgid = v),
+            IbField.gid("sa_path_rec:sgid", 6, 0, r -> r.sgid, (r, v) -> r.sgid = v),
             IbField.of("sa_path_rec:dlid", 10, 0, 16, r -> r.dlid, (r, v) -> r.dlid = (int) v),
             IbField.of("sa_path_rec:slid", 10, 16, 16, r -> r.slid, (r, v) -> r.slid = (int) v),
             IbField.of("sa_path_rec:raw_traffic", 11, 0, 1, r -> r.rawTraffic, (r, v) -> r.rawTraffic = (int) v),
@@ -124,6 +124,9 @@ public final class PathRecord implements SaRecord {
             IbField.of("sa_path_rec:preference", 14, 8, 8, r -> r.preference, (r, v) -> r.preference = (int) v),
             IbField.reserved(14, 16, 48));
 
+    /** {@link #TABLE}, compiled. */
+    private static final IbCodec<PathRecord> CODEC = IbCodec.of(TABLE);
+
     @Override
     public int attrId() {
         return SaMad.ATTR_PATH_REC;
@@ -136,13 +139,13 @@ public final class PathRecord implements SaRecord {
 
     @Override
     public int pack(byte[] buf, int off) {
-        IbPack.pack(TABLE, this, buf, off);
+        CODEC.pack(this, buf, off);
         return BYTES;
     }
 
     @Override
     public PathRecord unpack(byte[] buf, int off) {
-        IbPack.unpack(TABLE, buf, off, this);
+        CODEC.unpack(buf, off, this);
         return this;
     }
 

@@ -4,8 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import org.rdma.verbs.Gid;
+import org.rdma.verbs.wire.IbCodec;
 import org.rdma.verbs.wire.IbField;
-import org.rdma.verbs.wire.IbPack;
 
 /** ServiceRecord (IBTA 15.2.5.14): {@code struct ib_sa_service_rec}, {@code service_rec_table}. */
 public final class ServiceRecord implements SaRecord {
@@ -42,13 +42,16 @@ public final class ServiceRecord implements SaRecord {
     /** {@code service_rec_table} (the data arrays kept as one 64-byte block). */
     public static final List<IbField<ServiceRecord>> TABLE = List.of(
             IbField.of("sa_service_rec:id", 0, 0, 64, r -> r.id, (r, v) -> r.id = v),
-            IbField.bytes("sa_service_rec:gid", 2, 0, 128, r -> r.gid.bytes(), (r, v) -> r.gid = Gid.of(v)),
+            IbField.gid("sa_service_rec:gid", 2, 0, r -> r.gid, (r, v) -> r.gid = v),
             IbField.of("sa_service_rec:pkey", 6, 0, 16, r -> r.pkey, (r, v) -> r.pkey = (int) v),
             IbField.reserved(6, 16, 16),
             IbField.of("sa_service_rec:lease", 7, 0, 32, r -> r.lease & 0xffff_ffffL, (r, v) -> r.lease = (int) v),
             IbField.bytes("sa_service_rec:key", 8, 0, 128, r -> r.key, (r, v) -> r.key = v),
             IbField.bytes("sa_service_rec:name", 12, 0, 512, r -> r.name, (r, v) -> r.name = v),
             IbField.bytes("sa_service_rec:data", 28, 0, 512, r -> r.data, (r, v) -> r.data = v));
+
+    /** {@link #TABLE}, compiled. */
+    private static final IbCodec<ServiceRecord> CODEC = IbCodec.of(TABLE);
 
     /** Sets the name (UTF-8, at most 64 bytes). */
     public ServiceRecord setName(String text) {
@@ -77,13 +80,13 @@ public final class ServiceRecord implements SaRecord {
 
     @Override
     public int pack(byte[] buf, int off) {
-        IbPack.pack(TABLE, this, buf, off);
+        CODEC.pack(this, buf, off);
         return BYTES;
     }
 
     @Override
     public ServiceRecord unpack(byte[] buf, int off) {
-        IbPack.unpack(TABLE, buf, off, this);
+        CODEC.unpack(buf, off, this);
         return this;
     }
 }

@@ -9,7 +9,15 @@ import java.util.concurrent.TimeUnit;
  * calling thread. Timers a task schedules for a time within the advance also run.
  */
 public final class VirtualClock implements IbClock {
+    /** Cancelled timers the queue may hold before it is swept: cancelling leaves them in place. */
+    private static final int SWEEP_AT = 64;
+
+    /**
+     * Pending timers, and cancelled ones not yet taken out (at most half the queue, or
+     * {@link #SWEEP_AT}): cancelling is constant time, as protocol timers are mostly cancelled.
+     */
     private final PriorityQueue<Entry> queue = new PriorityQueue<>();
+    private int cancelled;
     private long now;
     private long sequence;
 
@@ -37,7 +45,10 @@ public final class VirtualClock implements IbClock {
                     return false;
                 }
                 pending = false;
-                queue.remove(this);
+                if (++cancelled > SWEEP_AT && cancelled > queue.size() / 2) {
+                    queue.removeIf(e -> !e.pending);
+                    cancelled = 0;
+                }
                 return true;
             }
         }
@@ -77,7 +88,7 @@ public final class VirtualClock implements IbClock {
         while (true) {
             Entry next;
             synchronized (this) {
-                next = queue.peek();
+                next = head();
                 if (next == null || next.deadline > deadline) {
                     now = Math.max(now, deadline);
                     return ran;
@@ -98,10 +109,11 @@ public final class VirtualClock implements IbClock {
         while (true) {
             long d;
             synchronized (this) {
-                if (queue.isEmpty()) {
+                Entry next = head();
+                if (next == null) {
                     return ran;
                 }
-                d = queue.peek().deadline;
+                d = next.deadline;
             }
             ran += advanceTo(d);
         }
@@ -109,11 +121,22 @@ public final class VirtualClock implements IbClock {
 
     /** Number of pending timers. */
     public synchronized int pending() {
-        return queue.size();
+        return queue.size() - cancelled;
     }
 
     /** Deadline of the next timer, or -1 when none is pending. */
     public synchronized long nextDeadline() {
-        return queue.isEmpty() ? -1 : queue.peek().deadline;
+        Entry next = head();
+        return next == null ? -1 : next.deadline;
+    }
+
+    /** The earliest pending timer, cancelled ones before it dropped; lock held. */
+    private Entry head() {
+        Entry e;
+        while ((e = queue.peek()) != null && !e.pending) {
+            queue.poll();
+            cancelled--;
+        }
+        return e;
     }
 }

@@ -1,6 +1,7 @@
 package org.rdma.verbs.wire;
 
 import java.util.Objects;
+import org.rdma.verbs.Gid;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.ObjLongConsumer;
@@ -52,10 +53,41 @@ public final class IbField<T> {
     private final ObjLongConsumer<? super T> setter;
     private final Function<? super T, byte[]> bytesGetter;
     private final BiConsumer<? super T, byte[]> bytesSetter;
+    /** A GID field's own accessors (its byte accessors go through them), else null. */
+    private final Function<? super T, Gid> gidGetter;
+    private final BiConsumer<? super T, Gid> gidSetter;
+    /** {@link #firstByte()}, kept: pack and unpack read it for every field. */
+    final int firstByte;
+    /** Bit of {@link #firstByte} holding the field's most significant bit (0 = MSB). */
+    final int bitInByte;
+    /** Bytes the field touches from {@link #firstByte}. */
+    final int byteCount;
+    /** How {@link IbPack} moves the field: one of the {@code OP_*} codes. */
+    final int op;
+
+    /** A value of whole bytes starting on a byte: stored directly, no neighbouring bits to keep. */
+    static final int OP_WHOLE = 0;
+    /** A value that shares bytes with its neighbours: read-modify-write of its bit window. */
+    static final int OP_BITS = 1;
+    /** A byte string. */
+    static final int OP_BYTES = 2;
+    /** A reserved range of whole bytes: zeros. */
+    static final int OP_ZERO_BYTES = 3;
+    /** A reserved range sharing bytes with its neighbours: zero bits in its window. */
+    static final int OP_ZERO_BITS = 4;
+    /** A 128-bit GID held as a {@link Gid}: two 64-bit words, no byte array in between. */
+    static final int OP_GID = 5;
 
     private IbField(String name, Kind kind, int offsetWords, int offsetBits, int sizeBits,
                     ToLongFunction<? super T> getter, ObjLongConsumer<? super T> setter,
                     Function<? super T, byte[]> bytesGetter, BiConsumer<? super T, byte[]> bytesSetter) {
+        this(name, kind, offsetWords, offsetBits, sizeBits, getter, setter, bytesGetter, bytesSetter, null, null);
+    }
+
+    private IbField(String name, Kind kind, int offsetWords, int offsetBits, int sizeBits,
+                    ToLongFunction<? super T> getter, ObjLongConsumer<? super T> setter,
+                    Function<? super T, byte[]> bytesGetter, BiConsumer<? super T, byte[]> bytesSetter,
+                    Function<? super T, Gid> gidGetter, BiConsumer<? super T, Gid> gidSetter) {
         this.name = Objects.requireNonNull(name, "name");
         this.kind = kind;
         this.offsetWords = offsetWords;
@@ -65,6 +97,8 @@ public final class IbField<T> {
         this.setter = setter;
         this.bytesGetter = bytesGetter;
         this.bytesSetter = bytesSetter;
+        this.gidGetter = gidGetter;
+        this.gidSetter = gidSetter;
         if (offsetWords < 0) {
             throw new IllegalArgumentException(name + ": offsetWords must be >= 0, got " + offsetWords);
         }
@@ -94,6 +128,22 @@ public final class IbField<T> {
                     throw new IllegalArgumentException(name + ": a reserved field wider than the 64-bit window "
                             + "must be byte aligned, got offsetBits=" + offsetBits + " sizeBits=" + sizeBits);
                 }
+                break;
+        }
+        int bit = offsetWords * 32 + offsetBits;
+        this.firstByte = bit >>> 3;
+        this.bitInByte = bit & 7;
+        this.byteCount = (bitInByte + sizeBits + 7) >>> 3;
+        boolean wholeBytes = bitInByte == 0 && sizeBits % 8 == 0;
+        switch (kind) {
+            case VALUE:
+                this.op = wholeBytes ? OP_WHOLE : OP_BITS;
+                break;
+            case BYTES:
+                this.op = gidGetter != null ? OP_GID : OP_BYTES;
+                break;
+            default:
+                this.op = wholeBytes ? OP_ZERO_BYTES : OP_ZERO_BITS;
                 break;
         }
     }
@@ -143,6 +193,34 @@ public final class IbField<T> {
                                        Function<? super T, byte[]> getter, BiConsumer<? super T, byte[]> setter) {
         return new IbField<>(name, Kind.BYTES, offsetWords, offsetBits, sizeBits, null, null,
                 Objects.requireNonNull(getter, "getter"), Objects.requireNonNull(setter, "setter"));
+    }
+
+    /**
+     * A 128-bit GID field ({@code union ib_gid} in the kernel's tables, packed by its
+     * {@code memcpy} path): a {@linkplain #bytes byte-string field} of 16 bytes whose Java value is
+     * a {@link Gid}. Pack and unpack move the GID's two 64-bit halves directly; the byte accessors
+     * ({@link Kind#BYTES}) convert through the GID, so code that treats every byte field alike
+     * keeps working.
+     *
+     * <p>On pack a {@code null} GID packs as zeros.
+     *
+     * @param name        diagnostic name
+     * @param offsetWords 32-bit word in which the field starts
+     * @param offsetBits  first bit within that word; must be a multiple of 8
+     * @param getter      reads the GID from the Java object
+     * @param setter      stores the unpacked GID into the Java object
+     * @param <T>         the header type
+     * @return the field description
+     * @throws IllegalArgumentException if the field is not byte aligned
+     */
+    public static <T> IbField<T> gid(String name, int offsetWords, int offsetBits,
+                                     Function<? super T, Gid> getter, BiConsumer<? super T, Gid> setter) {
+        Objects.requireNonNull(getter, "getter");
+        Objects.requireNonNull(setter, "setter");
+        return new IbField<>(name, Kind.BYTES, offsetWords, offsetBits, 128, null, null, o -> {
+            Gid g = getter.apply(o);
+            return g == null ? null : g.bytes();
+        }, (o, v) -> setter.accept(o, Gid.of(v)), getter, setter);
     }
 
     /**
@@ -197,21 +275,26 @@ public final class IbField<T> {
 
     /** @return the offset of the first byte the field touches, from the start of the header */
     public int firstByte() {
-        return bitOffset() >>> 3;
+        return firstByte;
     }
 
     /** @return one past the offset of the last byte the field touches */
     public int endByte() {
-        return (bitOffset() + sizeBits + 7) >>> 3;
-    }
-
-    /** @return whether pack/unpack take the bit-window path (values and narrow reserved ranges) */
-    boolean usesBitPath() {
-        return kind == Kind.VALUE || (kind == Kind.RESERVED && sizeBits <= 64 && offsetBits + sizeBits <= 64);
+        return firstByte + byteCount;
     }
 
     long get(T obj) {
         return getter.applyAsLong(obj);
+    }
+
+    /** The accessor {@link IbCodec} binds into its method handles: the value, byte or GID reader by {@link #op}. */
+    Object reader() {
+        return op == OP_GID ? gidGetter : kind == Kind.VALUE ? getter : bytesGetter;
+    }
+
+    /** The matching writer. */
+    Object writer() {
+        return op == OP_GID ? gidSetter : kind == Kind.VALUE ? setter : bytesSetter;
     }
 
     void set(T obj, long value) {
@@ -224,6 +307,14 @@ public final class IbField<T> {
 
     void setBytes(T obj, byte[] value) {
         bytesSetter.accept(obj, value);
+    }
+
+    Gid getGid(T obj) {
+        return gidGetter.apply(obj);
+    }
+
+    void setGid(T obj, Gid value) {
+        gidSetter.accept(obj, value);
     }
 
     @Override

@@ -1,10 +1,14 @@
 package org.rdma.verbs.wire;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Objects;
+import org.rdma.verbs.Gid;
 
 /**
  * Table-driven packing of Java objects into big-endian wire headers and back.
@@ -21,31 +25,52 @@ import java.util.Objects;
  *
  * <p>The {@link ByteBuffer} variants use absolute indexing: they neither read nor change the
  * buffer's position, limit or byte order.
+ *
+ * <p>Walking a table calls each entry's accessor from one place for every table, which the JIT can
+ * only dispatch; a header packed on a hot path holds its table compiled, an {@link IbCodec}, which
+ * writes the same bytes. {@link #get} and {@link #put} read or write one field in place.
  */
 public final class IbPack {
+    /** Tables remembered at most; beyond this (tables built on the fly) a plan is made per call. */
+    private static final int MAX_PLANS = 512;
+    private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
     /**
-     * {@link #byteLength} of the tables seen so far, by identity: tables are constants, and
-     * computing the span on every pack and unpack cost more than the packing of small MADs.
-     * Copy-on-write, so that lookups take no lock.
+     * A table as pack and unpack walk it: its entries in an array and its {@link #byteLength}.
+     * Tables are constants, and walking a {@link List} and computing the span on every call cost
+     * more than the packing of a small MAD.
      */
-    private static volatile IdentityHashMap<List<?>, Integer> spans = new IdentityHashMap<>();
+    private record Plan(IbField<?>[] fields, int span) {
+    }
+
+    /** The plans of the tables seen so far, by identity; copy-on-write, so that lookups take no lock. */
+    private static volatile IdentityHashMap<List<?>, Plan> plans = new IdentityHashMap<>();
 
     private IbPack() {
     }
 
-    /** {@link #byteLength}, remembered per table. */
-    private static <T> int span(List<IbField<T>> desc) {
-        Integer known = spans.get(desc);
+    /** The table's plan, remembered per table. */
+    private static Plan plan(List<? extends IbField<?>> desc) {
+        Plan known = plans.get(desc);
         if (known != null) {
             return known;
         }
-        int n = byteLength(desc);
-        synchronized (IbPack.class) {
-            IdentityHashMap<List<?>, Integer> next = new IdentityHashMap<>(spans);
-            next.put(desc, n);
-            spans = next;
+        IbField<?>[] fields = desc.toArray(new IbField<?>[0]);
+        int end = 0;
+        for (IbField<?> f : fields) {
+            end = Math.max(end, f.endByte());
         }
-        return n;
+        Plan p = new Plan(fields, end);
+        synchronized (IbPack.class) {
+            if (plans.size() < MAX_PLANS) {
+                IdentityHashMap<List<?>, Plan> next = new IdentityHashMap<>(plans);
+                next.put(desc, p);
+                plans = next;
+            }
+        }
+        return p;
     }
 
     /**
@@ -78,19 +103,21 @@ public final class IbPack {
      * @throws IndexOutOfBoundsException if the table does not fit in {@code buf} at {@code offset};
      *                                   the buffer is then left unmodified
      */
+    @SuppressWarnings("unchecked")
     public static <T> void pack(List<IbField<T>> desc, T obj, byte[] buf, int offset) {
         Objects.requireNonNull(obj, "obj");
-        Objects.checkFromIndexSize(offset, span(desc), buf.length);
-        for (int k = 0, count = desc.size(); k < count; k++) {
-            IbField<T> f = desc.get(k);
-            if (f.usesBitPath()) {
-                long value = f.isReserved() ? 0L : f.get(obj);
-                putBits(buf, offset + f.firstByte(), f.bitOffset() & 7, f.sizeBits(), value);
-            } else {
-                int start = offset + f.firstByte();
-                int n = f.sizeBits() >>> 3;
-                byte[] src = f.isReserved() ? null : f.getBytes(obj);
-                copyIn(f, src, n, buf, start);
+        Plan plan = plan(desc);
+        Objects.checkFromIndexSize(offset, plan.span, buf.length);
+        for (IbField<?> e : plan.fields) {
+            IbField<T> f = (IbField<T>) e;
+            int start = offset + f.firstByte;
+            switch (f.op) {
+                case IbField.OP_WHOLE -> putWhole(buf, start, f.byteCount, f.get(obj));
+                case IbField.OP_BITS -> putWindow(buf, start, f.byteCount, f.bitInByte, f.sizeBits(), f.get(obj));
+                case IbField.OP_BYTES -> copyIn(f, f.getBytes(obj), f.byteCount, buf, start);
+                case IbField.OP_GID -> putGid(buf, start, f.getGid(obj));
+                case IbField.OP_ZERO_BYTES -> Arrays.fill(buf, start, start + f.byteCount, (byte) 0);
+                default -> putWindow(buf, start, f.byteCount, f.bitInByte, f.sizeBits(), 0L);
             }
         }
     }
@@ -109,20 +136,72 @@ public final class IbPack {
      * @throws IndexOutOfBoundsException if the table does not fit in {@code buf} at {@code offset};
      *                                   {@code obj} is then left unmodified
      */
+    @SuppressWarnings("unchecked")
     public static <T> void unpack(List<IbField<T>> desc, byte[] buf, int offset, T obj) {
         Objects.requireNonNull(obj, "obj");
-        Objects.checkFromIndexSize(offset, span(desc), buf.length);
-        for (int k = 0, count = desc.size(); k < count; k++) {
-            IbField<T> f = desc.get(k);
-            if (f.isReserved()) {
-                continue;
+        Plan plan = plan(desc);
+        Objects.checkFromIndexSize(offset, plan.span, buf.length);
+        for (IbField<?> e : plan.fields) {
+            IbField<T> f = (IbField<T>) e;
+            int start = offset + f.firstByte;
+            switch (f.op) {
+                case IbField.OP_WHOLE -> f.set(obj, getWhole(buf, start, f.byteCount));
+                case IbField.OP_BITS -> f.set(obj, getWindow(buf, start, f.byteCount, f.bitInByte, f.sizeBits()));
+                case IbField.OP_BYTES -> f.setBytes(obj, Arrays.copyOfRange(buf, start, start + f.byteCount));
+                case IbField.OP_GID -> f.setGid(obj, getGid(buf, start));
+                default -> {
+                    // reserved: skipped
+                }
             }
-            if (f.usesBitPath()) {
-                f.set(obj, getBits(buf, offset + f.firstByte(), f.bitOffset() & 7, f.sizeBits()));
-            } else {
-                int start = offset + f.firstByte();
-                f.setBytes(obj, Arrays.copyOfRange(buf, start, start + (f.sizeBits() >>> 3)));
-            }
+        }
+    }
+
+    /**
+     * Reads one value field of a header in {@code buf} without unpacking the rest: what the
+     * kernel does when it reads one member of a wire struct ({@code mad_hdr->tid}).
+     *
+     * @param field  a value field of the header's table
+     * @param buf    the source buffer
+     * @param offset the offset of the header's first byte in {@code buf}
+     * @return the field, zero-extended
+     * @throws IllegalArgumentException  if {@code field} is not a value field
+     * @throws IndexOutOfBoundsException if the field does not lie inside {@code buf}
+     */
+    public static long get(IbField<?> field, byte[] buf, int offset) {
+        int start = offset + field.firstByte;
+        Objects.checkFromIndexSize(start, field.byteCount, buf.length);
+        switch (field.op) {
+            case IbField.OP_WHOLE:
+                return getWhole(buf, start, field.byteCount);
+            case IbField.OP_BITS:
+                return getWindow(buf, start, field.byteCount, field.bitInByte, field.sizeBits());
+            default:
+                throw new IllegalArgumentException(field.name() + " is not a value field");
+        }
+    }
+
+    /**
+     * Writes one value field of a header in {@code buf}, leaving every other bit as it is.
+     *
+     * @param field  a value field of the header's table
+     * @param buf    the destination buffer
+     * @param offset the offset of the header's first byte in {@code buf}
+     * @param value  the value; bits above the field's width are ignored
+     * @throws IllegalArgumentException  if {@code field} is not a value field
+     * @throws IndexOutOfBoundsException if the field does not lie inside {@code buf}
+     */
+    public static void put(IbField<?> field, byte[] buf, int offset, long value) {
+        int start = offset + field.firstByte;
+        Objects.checkFromIndexSize(start, field.byteCount, buf.length);
+        switch (field.op) {
+            case IbField.OP_WHOLE:
+                putWhole(buf, start, field.byteCount, value);
+                break;
+            case IbField.OP_BITS:
+                putWindow(buf, start, field.byteCount, field.bitInByte, field.sizeBits(), value);
+                break;
+            default:
+                throw new IllegalArgumentException(field.name() + " is not a value field");
         }
     }
 
@@ -137,31 +216,34 @@ public final class IbPack {
      * @param <T>   the header type
      * @throws IndexOutOfBoundsException if the table does not fit below the buffer's limit
      */
+    @SuppressWarnings("unchecked")
     public static <T> void pack(List<IbField<T>> desc, T obj, ByteBuffer buf, int index) {
         Objects.requireNonNull(obj, "obj");
-        Objects.checkFromIndexSize(index, span(desc), buf.limit());
-        for (int k = 0, count = desc.size(); k < count; k++) {
-            IbField<T> f = desc.get(k);
-            int start = index + f.firstByte();
-            if (f.usesBitPath()) {
-                long value = f.isReserved() ? 0L : f.get(obj);
-                int bitInByte = f.bitOffset() & 7;
-                int n = (bitInByte + f.sizeBits() + 7) >>> 3;
-                long window = 0;
-                for (int i = 0; i < n; i++) {
-                    window = (window << 8) | (buf.get(start + i) & 0xFF);
+        Plan plan = plan(desc);
+        Objects.checkFromIndexSize(index, plan.span, buf.limit());
+        for (IbField<?> e : plan.fields) {
+            IbField<T> f = (IbField<T>) e;
+            int start = index + f.firstByte;
+            int n = f.byteCount;
+            switch (f.op) {
+                case IbField.OP_WHOLE, IbField.OP_BITS, IbField.OP_ZERO_BITS -> {
+                    long value = f.op == IbField.OP_ZERO_BITS ? 0L : f.get(obj);
+                    long window = 0;
+                    for (int i = 0; i < n; i++) {
+                        window = (window << 8) | (buf.get(start + i) & 0xFF);
+                    }
+                    window = merge(window, n, f.bitInByte, f.sizeBits(), value);
+                    for (int i = n - 1; i >= 0; i--) {
+                        buf.put(start + i, (byte) window);
+                        window >>>= 8;
+                    }
                 }
-                window = merge(window, n, bitInByte, f.sizeBits(), value);
-                for (int i = n - 1; i >= 0; i--) {
-                    buf.put(start + i, (byte) window);
-                    window >>>= 8;
-                }
-            } else {
-                int n = f.sizeBits() >>> 3;
-                byte[] src = f.isReserved() ? null : f.getBytes(obj);
-                checkSource(f, src, n);
-                for (int i = 0; i < n; i++) {
-                    buf.put(start + i, src == null ? 0 : src[i]);
+                default -> {
+                    byte[] src = f.op == IbField.OP_BYTES || f.op == IbField.OP_GID ? f.getBytes(obj) : null;
+                    checkSource(f, src, n);
+                    for (int i = 0; i < n; i++) {
+                        buf.put(start + i, src == null ? 0 : src[i]);
+                    }
                 }
             }
         }
@@ -178,26 +260,24 @@ public final class IbPack {
      * @param <T>   the header type
      * @throws IndexOutOfBoundsException if the table does not fit below the buffer's limit
      */
+    @SuppressWarnings("unchecked")
     public static <T> void unpack(List<IbField<T>> desc, ByteBuffer buf, int index, T obj) {
         Objects.requireNonNull(obj, "obj");
-        Objects.checkFromIndexSize(index, span(desc), buf.limit());
-        for (int k = 0, count = desc.size(); k < count; k++) {
-            IbField<T> f = desc.get(k);
-            if (f.isReserved()) {
-                continue;
-            }
-            int start = index + f.firstByte();
-            if (f.usesBitPath()) {
-                int bitInByte = f.bitOffset() & 7;
-                int n = (bitInByte + f.sizeBits() + 7) >>> 3;
+        Plan plan = plan(desc);
+        Objects.checkFromIndexSize(index, plan.span, buf.limit());
+        for (IbField<?> e : plan.fields) {
+            IbField<T> f = (IbField<T>) e;
+            int start = index + f.firstByte;
+            int n = f.byteCount;
+            if (f.op == IbField.OP_WHOLE || f.op == IbField.OP_BITS) {
                 long window = 0;
                 for (int i = 0; i < n; i++) {
                     window = (window << 8) | (buf.get(start + i) & 0xFF);
                 }
-                f.set(obj, extract(window, n, bitInByte, f.sizeBits()));
-            } else {
-                byte[] out = new byte[f.sizeBits() >>> 3];
-                for (int i = 0; i < out.length; i++) {
+                f.set(obj, extract(window, n, f.bitInByte, f.sizeBits()));
+            } else if (f.op == IbField.OP_BYTES || f.op == IbField.OP_GID) {
+                byte[] out = new byte[n];
+                for (int i = 0; i < n; i++) {
                     out[i] = buf.get(start + i);
                 }
                 f.setBytes(obj, out);
@@ -217,23 +297,11 @@ public final class IbPack {
      * @param value     the value; bits above {@code sizeBits} are ignored
      */
     static void putBits(byte[] buf, int start, int bitInByte, int sizeBits, long value) {
-        if (bitInByte == 0 && (sizeBits & 7) == 0) {
-            // whole bytes (most MAD fields): no neighbouring bits to keep
-            for (int i = (sizeBits >>> 3) - 1; i >= 0; i--) {
-                buf[start + i] = (byte) value;
-                value >>>= 8;
-            }
-            return;
-        }
         int n = (bitInByte + sizeBits + 7) >>> 3;
-        long window = 0;
-        for (int i = 0; i < n; i++) {
-            window = (window << 8) | (buf[start + i] & 0xFF);
-        }
-        window = merge(window, n, bitInByte, sizeBits, value);
-        for (int i = n - 1; i >= 0; i--) {
-            buf[start + i] = (byte) window;
-            window >>>= 8;
+        if (bitInByte == 0 && (sizeBits & 7) == 0) {
+            putWhole(buf, start, n, value);
+        } else {
+            putWindow(buf, start, n, bitInByte, sizeBits, value);
         }
     }
 
@@ -248,19 +316,79 @@ public final class IbPack {
      * @return the field value
      */
     static long getBits(byte[] buf, int start, int bitInByte, int sizeBits) {
-        if (bitInByte == 0 && (sizeBits & 7) == 0) {
-            long v = 0;
-            for (int i = 0, n = sizeBits >>> 3; i < n; i++) {
-                v = (v << 8) | (buf[start + i] & 0xFF);
-            }
-            return v;
-        }
         int n = (bitInByte + sizeBits + 7) >>> 3;
-        long window = 0;
-        for (int i = 0; i < n; i++) {
-            window = (window << 8) | (buf[start + i] & 0xFF);
+        return bitInByte == 0 && (sizeBits & 7) == 0 ? getWhole(buf, start, n) : getWindow(buf, start, n, bitInByte, sizeBits);
+    }
+
+    /**
+     * Whole bytes (most MAD fields): no neighbouring bits to keep. Every width a value field can
+     * have is spelled out, so that the switch folds away when {@code n} is a constant
+     * ({@link IbCodec}); 24-bit QPNs and PSNs are common.
+     */
+    private static void putWhole(byte[] buf, int start, int n, long value) {
+        switch (n) {
+            case 1 -> buf[start] = (byte) value;
+            case 2 -> SHORT.set(buf, start, (short) value);
+            case 3 -> {
+                buf[start] = (byte) (value >>> 16);
+                SHORT.set(buf, start + 1, (short) value);
+            }
+            case 4 -> INT.set(buf, start, (int) value);
+            case 5 -> {
+                buf[start] = (byte) (value >>> 32);
+                INT.set(buf, start + 1, (int) value);
+            }
+            case 6 -> {
+                SHORT.set(buf, start, (short) (value >>> 32));
+                INT.set(buf, start + 2, (int) value);
+            }
+            case 7 -> {
+                buf[start] = (byte) (value >>> 48);
+                SHORT.set(buf, start + 1, (short) (value >>> 32));
+                INT.set(buf, start + 3, (int) value);
+            }
+            default -> LONG.set(buf, start, value);
         }
-        return extract(window, n, bitInByte, sizeBits);
+    }
+
+    private static long getWhole(byte[] buf, int start, int n) {
+        switch (n) {
+            case 1:
+                return buf[start] & 0xFFL;
+            case 2:
+                return u16(buf, start);
+            case 3:
+                return (buf[start] & 0xFFL) << 16 | u16(buf, start + 1);
+            case 4:
+                return u32(buf, start);
+            case 5:
+                return (buf[start] & 0xFFL) << 32 | u32(buf, start + 1);
+            case 6:
+                return u16(buf, start) << 32 | u32(buf, start + 2);
+            case 7:
+                return (buf[start] & 0xFFL) << 48 | u16(buf, start + 1) << 32 | u32(buf, start + 3);
+            default:
+                return (long) LONG.get(buf, start);
+        }
+    }
+
+    private static long u16(byte[] buf, int start) {
+        return (short) SHORT.get(buf, start) & 0xFFFFL;
+    }
+
+    private static long u32(byte[] buf, int start) {
+        return (int) INT.get(buf, start) & 0xFFFF_FFFFL;
+    }
+
+    /** A field sharing its {@code n} bytes with neighbours: read-modify-write of the window. */
+    private static void putWindow(byte[] buf, int start, int n, int bitInByte, int sizeBits, long value) {
+        long window = getWhole(buf, start, n);
+        window = merge(window, n, bitInByte, sizeBits, value);
+        putWhole(buf, start, n, window);
+    }
+
+    private static long getWindow(byte[] buf, int start, int n, int bitInByte, int sizeBits) {
+        return extract(getWhole(buf, start, n), n, bitInByte, sizeBits);
     }
 
     private static long lowMask(int sizeBits) {
@@ -284,7 +412,17 @@ public final class IbPack {
         }
     }
 
-    private static void copyIn(IbField<?> f, byte[] src, int n, byte[] buf, int start) {
+    /** A GID field: its two 64-bit halves; {@code null} packs as zeros. */
+    static void putGid(byte[] buf, int start, Gid gid) {
+        LONG.set(buf, start, gid == null ? 0L : gid.subnetPrefix());
+        LONG.set(buf, start + 8, gid == null ? 0L : gid.interfaceId());
+    }
+
+    static Gid getGid(byte[] buf, int start) {
+        return Gid.of((long) LONG.get(buf, start), (long) LONG.get(buf, start + 8));
+    }
+
+    static void copyIn(IbField<?> f, byte[] src, int n, byte[] buf, int start) {
         checkSource(f, src, n);
         if (src == null) {
             Arrays.fill(buf, start, start + n, (byte) 0);

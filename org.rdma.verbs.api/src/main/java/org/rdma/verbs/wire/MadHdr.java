@@ -167,18 +167,37 @@ public final class MadHdr {
     /** Attribute modifier, 32 bits (held as a signed {@code int} with the same bit pattern). */
     public int attrMod;
 
+    private static final IbField<MadHdr> BASE_VERSION =
+            IbField.of("mad:base_version", 0, 0, 8, h -> h.baseVersion, (h, v) -> h.baseVersion = (int) v);
+    private static final IbField<MadHdr> MGMT_CLASS =
+            IbField.of("mad:mgmt_class", 0, 8, 8, h -> h.mgmtClass, (h, v) -> h.mgmtClass = (int) v);
+    private static final IbField<MadHdr> CLASS_VERSION =
+            IbField.of("mad:class_version", 0, 16, 8, h -> h.classVersion, (h, v) -> h.classVersion = (int) v);
+    private static final IbField<MadHdr> METHOD =
+            IbField.of("mad:method", 0, 24, 8, h -> h.method, (h, v) -> h.method = (int) v);
+    private static final IbField<MadHdr> STATUS =
+            IbField.of("mad:status", 1, 0, 16, h -> h.status, (h, v) -> h.status = (int) v);
+    private static final IbField<MadHdr> TID = IbField.of("mad:tid", 2, 0, 64, h -> h.tid, (h, v) -> h.tid = v);
+    private static final IbField<MadHdr> ATTR_ID =
+            IbField.of("mad:attr_id", 4, 0, 16, h -> h.attrId, (h, v) -> h.attrId = (int) v);
+    private static final IbField<MadHdr> ATTR_MOD =
+            IbField.of("mad:attr_mod", 5, 0, 32, h -> h.attrMod & 0xFFFF_FFFFL, (h, v) -> h.attrMod = (int) v);
+
     /** The field table, the layout of {@code struct ib_mad_hdr}. */
     public static final List<IbField<MadHdr>> TABLE = List.of(
-            IbField.of("mad:base_version", 0, 0, 8, h -> h.baseVersion, (h, v) -> h.baseVersion = (int) v),
-            IbField.of("mad:mgmt_class", 0, 8, 8, h -> h.mgmtClass, (h, v) -> h.mgmtClass = (int) v),
-            IbField.of("mad:class_version", 0, 16, 8, h -> h.classVersion, (h, v) -> h.classVersion = (int) v),
-            IbField.of("mad:method", 0, 24, 8, h -> h.method, (h, v) -> h.method = (int) v),
-            IbField.of("mad:status", 1, 0, 16, h -> h.status, (h, v) -> h.status = (int) v),
+            BASE_VERSION,
+            MGMT_CLASS,
+            CLASS_VERSION,
+            METHOD,
+            STATUS,
             IbField.of("mad:class_specific", 1, 16, 16, h -> h.classSpecific, (h, v) -> h.classSpecific = (int) v),
-            IbField.of("mad:tid", 2, 0, 64, h -> h.tid, (h, v) -> h.tid = v),
-            IbField.of("mad:attr_id", 4, 0, 16, h -> h.attrId, (h, v) -> h.attrId = (int) v),
+            TID,
+            ATTR_ID,
             IbField.reserved(4, 16, 16),
-            IbField.of("mad:attr_mod", 5, 0, 32, h -> h.attrMod & 0xFFFF_FFFFL, (h, v) -> h.attrMod = (int) v));
+            ATTR_MOD);
+
+    /** {@link #TABLE}, compiled. */
+    private static final IbCodec<MadHdr> CODEC = IbCodec.of(TABLE);
 
     /** Creates an all-zero header. */
     public MadHdr() {
@@ -216,9 +235,100 @@ public final class MadHdr {
      * @return whether this is a response
      */
     public boolean isResponse() {
+        return isResponse(mgmtClass, method, attrMod);
+    }
+
+    private static boolean isResponse(int mgmtClass, int method, int attrMod) {
         return (method & IB_MGMT_METHOD_RESP) != 0
                 || method == IB_MGMT_METHOD_TRAP_REPRESS
                 || (mgmtClass == IB_MGMT_CLASS_BM && (attrMod & IB_BM_ATTR_MOD_RESP) != 0);
+    }
+
+    // ---- single fields of a MAD in a buffer: what the MAD layer reads of every MAD it moves, as
+    // the kernel reads members of struct ib_mad_hdr, without unpacking the whole header
+
+    /**
+     * @param mad a MAD
+     * @param off offset of its first byte
+     * @return its {@code base_version}
+     */
+    public static int baseVersion(byte[] mad, int off) {
+        return (int) IbPack.get(BASE_VERSION, mad, off);
+    }
+
+    /**
+     * @param mad a MAD
+     * @param off offset of its first byte
+     * @return its {@code mgmt_class}
+     */
+    public static int mgmtClass(byte[] mad, int off) {
+        return (int) IbPack.get(MGMT_CLASS, mad, off);
+    }
+
+    /**
+     * @param mad a MAD
+     * @param off offset of its first byte
+     * @return its {@code class_version}
+     */
+    public static int classVersion(byte[] mad, int off) {
+        return (int) IbPack.get(CLASS_VERSION, mad, off);
+    }
+
+    /**
+     * @param mad a MAD
+     * @param off offset of its first byte
+     * @return its {@code method}, response bit included
+     */
+    public static int method(byte[] mad, int off) {
+        return (int) IbPack.get(METHOD, mad, off);
+    }
+
+    /**
+     * @param mad a MAD
+     * @param off offset of its first byte
+     * @return its {@code status}
+     */
+    public static int status(byte[] mad, int off) {
+        return (int) IbPack.get(STATUS, mad, off);
+    }
+
+    /**
+     * @param mad a MAD
+     * @param off offset of its first byte
+     * @return its {@code tid}
+     */
+    public static long tid(byte[] mad, int off) {
+        return IbPack.get(TID, mad, off);
+    }
+
+    /**
+     * @param mad a MAD
+     * @param off offset of its first byte
+     * @return its {@code attr_id}
+     */
+    public static int attrId(byte[] mad, int off) {
+        return (int) IbPack.get(ATTR_ID, mad, off);
+    }
+
+    /**
+     * @param mad a MAD
+     * @param off offset of its first byte
+     * @return its {@code attr_mod}
+     */
+    public static int attrMod(byte[] mad, int off) {
+        return (int) IbPack.get(ATTR_MOD, mad, off);
+    }
+
+    /**
+     * {@code ib_response_mad()} of the MAD in {@code mad} at {@code off}: {@link #isResponse()}
+     * without unpacking the header.
+     *
+     * @param mad a MAD
+     * @param off offset of its first byte
+     * @return whether it is a response
+     */
+    public static boolean isResponse(byte[] mad, int off) {
+        return isResponse(mgmtClass(mad, off), method(mad, off), attrMod(mad, off));
     }
 
     /**
@@ -254,26 +364,26 @@ public final class MadHdr {
     }
 
     /**
-     * Packs this header with {@link IbPack#pack(List, Object, byte[], int)}.
+     * Packs this header: {@link IbPack#pack(List, Object, byte[], int)} of {@link #TABLE}, compiled ({@link IbCodec}).
      *
      * @param buf destination
      * @param off offset of the first header byte
      * @return {@link #IB_MGMT_MAD_HDR}
      */
     public int pack(byte[] buf, int off) {
-        IbPack.pack(TABLE, this, buf, off);
+        CODEC.pack(this, buf, off);
         return IB_MGMT_MAD_HDR;
     }
 
     /**
-     * Unpacks this header with {@link IbPack#unpack(List, byte[], int, Object)}.
+     * Unpacks this header: {@link IbPack#unpack(List, byte[], int, Object)} of {@link #TABLE}, compiled ({@link IbCodec}).
      *
      * @param buf source
      * @param off offset of the first header byte
      * @return this header
      */
     public MadHdr unpack(byte[] buf, int off) {
-        IbPack.unpack(TABLE, buf, off, this);
+        CODEC.unpack(buf, off, this);
         return this;
     }
 

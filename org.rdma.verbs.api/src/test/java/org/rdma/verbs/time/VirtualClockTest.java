@@ -55,4 +55,30 @@ class VirtualClockTest {
         assertFalse(ran[0]);
         assertEquals(-1, clock.nextDeadline());
     }
+
+    @Test
+    void cancelledTimersAreNotCountedAndNeverHideTheNextOne() {
+        VirtualClock clock = new VirtualClock();
+        List<Integer> ran = new ArrayList<>();
+        List<IbClock.Timer> early = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            early.add(clock.schedule(() -> ran.add(-1), 1, TimeUnit.MILLISECONDS));
+        }
+        IbClock.Timer kept = clock.schedule(() -> ran.add(2), 2, TimeUnit.MILLISECONDS);
+        assertEquals(501, clock.pending());
+        for (IbClock.Timer t : early) {
+            assertTrue(t.cancel());
+        }
+        assertEquals(1, clock.pending(), "cancelled timers are not pending, swept from the queue or not");
+        assertEquals(TimeUnit.MILLISECONDS.toNanos(2), clock.nextDeadline(), "the next deadline skips cancelled ones");
+        IbClock.Timer late = clock.schedule(() -> ran.add(3), 3, TimeUnit.MILLISECONDS);
+        assertTrue(late.cancel());
+        assertEquals(1, clock.pending());
+        assertEquals(1, clock.runAll());
+        assertEquals(List.of(2), ran);
+        assertFalse(kept.isPending());
+        assertFalse(kept.cancel(), "a timer that ran cannot be cancelled");
+        assertEquals(0, clock.pending());
+        assertEquals(-1, clock.nextDeadline());
+    }
 }

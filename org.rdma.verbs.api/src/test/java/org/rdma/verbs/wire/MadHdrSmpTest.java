@@ -125,6 +125,31 @@ class MadHdrSmpTest {
     }
 
     @Test
+    void singleHeaderFieldsReadWhatUnpackReads() {
+        Random r = new Random(24);
+        byte[] mad = new byte[MadHdr.IB_MGMT_MAD_SIZE + 3];
+        for (int i = 0; i < 2_000; i++) {
+            r.nextBytes(mad);
+            if (i % 4 == 0) {
+                mad[3 + 3] = (byte) MadHdr.IB_MGMT_METHOD_TRAP_REPRESS;
+            } else if (i % 4 == 1) {
+                mad[1 + 3] = (byte) MadHdr.IB_MGMT_CLASS_BM;
+            }
+            MadHdr h = new MadHdr().unpack(mad, 3);
+            assertEquals(h.baseVersion, MadHdr.baseVersion(mad, 3));
+            assertEquals(h.mgmtClass, MadHdr.mgmtClass(mad, 3));
+            assertEquals(h.classVersion, MadHdr.classVersion(mad, 3));
+            assertEquals(h.method, MadHdr.method(mad, 3));
+            assertEquals(h.status, MadHdr.status(mad, 3));
+            assertEquals(h.tid, MadHdr.tid(mad, 3));
+            assertEquals(h.attrId, MadHdr.attrId(mad, 3));
+            assertEquals(h.attrMod, MadHdr.attrMod(mad, 3));
+            assertEquals(h.isResponse(), MadHdr.isResponse(mad, 3), h.toString());
+        }
+        assertThrows(IndexOutOfBoundsException.class, () -> MadHdr.tid(new byte[15], 0));
+    }
+
+    @Test
     void classDataOffsetsAndRmpp() {
         assertEquals(56, MadHdr.dataOffset(MadHdr.IB_MGMT_CLASS_SUBN_ADM));
         assertEquals(64, MadHdr.dataOffset(MadHdr.IB_MGMT_CLASS_DEVICE_MGMT));

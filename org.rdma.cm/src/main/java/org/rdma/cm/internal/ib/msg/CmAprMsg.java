@@ -2,6 +2,7 @@ package org.rdma.cm.internal.ib.msg;
 
 import java.util.List;
 import org.rdma.cm.ib.IbCm;
+import org.rdma.verbs.wire.IbCodec;
 import org.rdma.verbs.wire.IbField;
 
 /** The APR message (IBTA table 116): the answer to a LAP. Mirrors {@code struct cm_apr_msg}. */
@@ -18,6 +19,9 @@ public final class CmAprMsg extends CmMsg<CmAprMsg> {
             at("cm_apr_msg:ar_status", 9, 0, 8, m -> m.apStatus, (m, v) -> m.apStatus = (int) v),
             data("cm_apr_msg:additional_information", 12, INFO_SIZE, m -> m.additionalInfo, (m, v) -> m.additionalInfo = v),
             data("cm_apr_msg:private_data", 84, PRIVATE_DATA_SIZE, m -> m.privateData, (m, v) -> m.privateData = v));
+
+    /** {@link #TABLE}, compiled. */
+    private static final IbCodec<CmAprMsg> CODEC = IbCodec.of(TABLE);
 
     /** Local Communication ID ({@code local_comm_id}), 32 bits unsigned. */
     public int localCommId;
@@ -38,7 +42,12 @@ public final class CmAprMsg extends CmMsg<CmAprMsg> {
     }
 
     @Override
-    protected List<IbField<CmAprMsg>> table() {
-        return TABLE;
+    protected void packFields(byte[] buf, int off) {
+        CODEC.pack(this, buf, off);
+    }
+
+    @Override
+    protected void unpackFields(byte[] buf, int off) {
+        CODEC.unpack(buf, off, this);
     }
 }

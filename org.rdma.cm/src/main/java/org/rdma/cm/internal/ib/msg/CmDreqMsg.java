@@ -2,6 +2,7 @@ package org.rdma.cm.internal.ib.msg;
 
 import java.util.List;
 import org.rdma.cm.ib.IbCm;
+import org.rdma.verbs.wire.IbCodec;
 import org.rdma.verbs.wire.IbField;
 
 /** The DREQ message (IBTA table 112): a disconnect request. Mirrors {@code struct cm_dreq_msg}. */
@@ -14,6 +15,9 @@ public final class CmDreqMsg extends CmMsg<CmDreqMsg> {
             at("cm_dreq_msg:remote_comm_id", 4, 0, 32, m -> u32(m.remoteCommId), (m, v) -> m.remoteCommId = (int) v),
             at("cm_dreq_msg:remote_qpn_eecn", 8, 0, 24, m -> m.remoteQpnEecn, (m, v) -> m.remoteQpnEecn = (int) v),
             data("cm_dreq_msg:private_data", 12, PRIVATE_DATA_SIZE, m -> m.privateData, (m, v) -> m.privateData = v));
+
+    /** {@link #TABLE}, compiled. */
+    private static final IbCodec<CmDreqMsg> CODEC = IbCodec.of(TABLE);
 
     /** Local Communication ID ({@code local_comm_id}), 32 bits unsigned. */
     public int localCommId;
@@ -30,7 +34,12 @@ public final class CmDreqMsg extends CmMsg<CmDreqMsg> {
     }
 
     @Override
-    protected List<IbField<CmDreqMsg>> table() {
-        return TABLE;
+    protected void packFields(byte[] buf, int off) {
+        CODEC.pack(this, buf, off);
+    }
+
+    @Override
+    protected void unpackFields(byte[] buf, int off) {
+        CODEC.unpack(buf, off, this);
     }
 }

@@ -3,6 +3,7 @@ package org.rdma.cm.internal.ib.msg;
 import java.util.List;
 import org.rdma.cm.ib.IbCm;
 import org.rdma.verbs.Gid;
+import org.rdma.verbs.wire.IbCodec;
 import org.rdma.verbs.wire.IbField;
 
 /** The LAP message (IBTA table 115): load an alternate path. Mirrors {@code struct cm_lap_msg}. */
@@ -17,8 +18,8 @@ public final class CmLapMsg extends CmMsg<CmLapMsg> {
             at("cm_lap_msg:remote_cm_response_timeout", 15, 0, 5, m -> m.remoteCmResponseTimeout, (m, v) -> m.remoteCmResponseTimeout = (int) v),
             at("cm_lap_msg:alternate_local_port_lid", 20, 0, 16, m -> m.alternateLocalPortLid, (m, v) -> m.alternateLocalPortLid = (int) v),
             at("cm_lap_msg:alternate_remote_port_lid", 22, 0, 16, m -> m.alternateRemotePortLid, (m, v) -> m.alternateRemotePortLid = (int) v),
-            gid("cm_lap_msg:alternate_local_port_gid", 24, m -> m.alternateLocalPortGid.bytes(), (m, v) -> m.alternateLocalPortGid = Gid.of(v)),
-            gid("cm_lap_msg:alternate_remote_port_gid", 40, m -> m.alternateRemotePortGid.bytes(), (m, v) -> m.alternateRemotePortGid = Gid.of(v)),
+            gid("cm_lap_msg:alternate_local_port_gid", 24, m -> m.alternateLocalPortGid, (m, v) -> m.alternateLocalPortGid = v),
+            gid("cm_lap_msg:alternate_remote_port_gid", 40, m -> m.alternateRemotePortGid, (m, v) -> m.alternateRemotePortGid = v),
             at("cm_lap_msg:alternate_flow_label", 56, 0, 20, m -> m.alternateFlowLabel, (m, v) -> m.alternateFlowLabel = (int) v),
             at("cm_lap_msg:alternate_traffic_class", 59, 0, 8, m -> m.alternateTrafficClass, (m, v) -> m.alternateTrafficClass = (int) v),
             at("cm_lap_msg:alternate_hop_limit", 60, 0, 8, m -> m.alternateHopLimit, (m, v) -> m.alternateHopLimit = (int) v),
@@ -27,6 +28,9 @@ public final class CmLapMsg extends CmMsg<CmLapMsg> {
             at("cm_lap_msg:alternate_subnet_local", 62, 4, 1, m -> m.alternateSubnetLocal, (m, v) -> m.alternateSubnetLocal = (int) v),
             at("cm_lap_msg:alternate_local_ack_timeout", 63, 0, 5, m -> m.alternateLocalAckTimeout, (m, v) -> m.alternateLocalAckTimeout = (int) v),
             data("cm_lap_msg:private_data", 64, PRIVATE_DATA_SIZE, m -> m.privateData, (m, v) -> m.privateData = v));
+
+    /** {@link #TABLE}, compiled. */
+    private static final IbCodec<CmLapMsg> CODEC = IbCodec.of(TABLE);
 
     /** Local Communication ID ({@code local_comm_id}), 32 bits unsigned. */
     public int localCommId;
@@ -67,7 +71,12 @@ public final class CmLapMsg extends CmMsg<CmLapMsg> {
     }
 
     @Override
-    protected List<IbField<CmLapMsg>> table() {
-        return TABLE;
+    protected void packFields(byte[] buf, int off) {
+        CODEC.pack(this, buf, off);
+    }
+
+    @Override
+    protected void unpackFields(byte[] buf, int off) {
+        CODEC.unpack(buf, off, this);
     }
 }

@@ -2,6 +2,7 @@ package org.rdma.cm.internal.ib.msg;
 
 import java.util.List;
 import org.rdma.cm.ib.IbCm;
+import org.rdma.verbs.wire.IbCodec;
 import org.rdma.verbs.wire.IbField;
 
 /** The MRA message (IBTA table 107): message receipt acknowledgement, asking for more time. Mirrors {@code struct cm_mra_msg}. */
@@ -15,6 +16,9 @@ public final class CmMraMsg extends CmMsg<CmMraMsg> {
             at("cm_mra_msg:message_mraed", 8, 0, 2, m -> m.messageMraed, (m, v) -> m.messageMraed = (int) v),
             at("cm_mra_msg:service_timeout", 9, 0, 5, m -> m.serviceTimeout, (m, v) -> m.serviceTimeout = (int) v),
             data("cm_mra_msg:private_data", 10, PRIVATE_DATA_SIZE, m -> m.privateData, (m, v) -> m.privateData = v));
+
+    /** {@link #TABLE}, compiled. */
+    private static final IbCodec<CmMraMsg> CODEC = IbCodec.of(TABLE);
 
     /** Local Communication ID ({@code local_comm_id}), 32 bits unsigned. */
     public int localCommId;
@@ -33,7 +37,12 @@ public final class CmMraMsg extends CmMsg<CmMraMsg> {
     }
 
     @Override
-    protected List<IbField<CmMraMsg>> table() {
-        return TABLE;
+    protected void packFields(byte[] buf, int off) {
+        CODEC.pack(this, buf, off);
+    }
+
+    @Override
+    protected void unpackFields(byte[] buf, int off) {
+        CODEC.unpack(buf, off, this);
     }
 }

@@ -1,20 +1,20 @@
 package org.rdma.cm.internal.ib.msg;
 
 import java.util.Arrays;
-import java.util.List;
 import java.util.function.ObjLongConsumer;
 import java.util.function.ToLongFunction;
 import org.rdma.cm.ib.IbCm;
+import org.rdma.verbs.Gid;
+import org.rdma.verbs.wire.IbCodec;
 import org.rdma.verbs.wire.IbField;
-import org.rdma.verbs.wire.IbPack;
 import org.rdma.verbs.wire.MadAttribute;
 import org.rdma.verbs.wire.MadHdr;
 
 /**
  * A communication management message (IBTA vol. 1, 12.6): the 232-byte data area of a CM MAD,
  * after the common MAD header. Each subclass is a plain holder with a field table in the
- * byte/bit coordinates of the IBTA message tables, packed with {@link IbPack}; bits no field
- * covers are reserved and packed as zeros.
+ * byte/bit coordinates of the IBTA message tables, packed with its {@link IbCodec}; bits no
+ * field covers are reserved and packed as zeros.
  *
  * @param <T> the message type
  */
@@ -30,8 +30,15 @@ public abstract class CmMsg<T extends CmMsg<T>> implements MadAttribute {
     /** {@code CM_MSG_RESPONSE_OTHER}: ... another message (a LAP for MRA). */
     public static final int MSG_RESPONSE_OTHER = 2;
 
-    /** The field table. */
-    protected abstract List<IbField<T>> table();
+    /**
+     * Packs the fields with the message's codec ({@code CODEC.pack(this, buf, off)}). In each
+     * message class, not here: there its {@code static final} codec is a constant the JIT
+     * compiles into the method.
+     */
+    protected abstract void packFields(byte[] buf, int off);
+
+    /** Unpacks the fields with the message's codec ({@code CODEC.unpack(buf, off, this)}). */
+    protected abstract void unpackFields(byte[] buf, int off);
 
     @SuppressWarnings("unchecked")
     private T self() {
@@ -46,13 +53,13 @@ public abstract class CmMsg<T extends CmMsg<T>> implements MadAttribute {
     @Override
     public final int pack(byte[] buf, int off) {
         Arrays.fill(buf, off, off + BYTES, (byte) 0);
-        IbPack.pack(table(), self(), buf, off);
+        packFields(buf, off);
         return BYTES;
     }
 
     /** Reads the message from {@code buf} at {@code off}. */
     public final T unpack(byte[] buf, int off) {
-        IbPack.unpack(table(), buf, off, self());
+        unpackFields(buf, off);
         return self();
     }
 
@@ -80,9 +87,9 @@ public abstract class CmMsg<T extends CmMsg<T>> implements MadAttribute {
     }
 
     /** A 128-bit GID field at byte {@code byteOff}. */
-    protected static <T> IbField<T> gid(String name, int byteOff, java.util.function.Function<? super T, byte[]> get,
-            java.util.function.BiConsumer<? super T, byte[]> set) {
-        return IbField.bytes(name, byteOff / 4, (byteOff % 4) * 8, 128, get, set);
+    protected static <T> IbField<T> gid(String name, int byteOff, java.util.function.Function<? super T, Gid> get,
+            java.util.function.BiConsumer<? super T, Gid> set) {
+        return IbField.gid(name, byteOff / 4, (byteOff % 4) * 8, get, set);
     }
 
     /** A byte-string field of {@code len} bytes at byte {@code byteOff}. */

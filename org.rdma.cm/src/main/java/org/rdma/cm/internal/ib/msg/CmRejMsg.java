@@ -2,6 +2,7 @@ package org.rdma.cm.internal.ib.msg;
 
 import java.util.List;
 import org.rdma.cm.ib.IbCm;
+import org.rdma.verbs.wire.IbCodec;
 import org.rdma.verbs.wire.IbField;
 
 /** The REJ message (IBTA table 108): a connection request or reply rejected. Mirrors {@code struct cm_rej_msg}. */
@@ -19,6 +20,9 @@ public final class CmRejMsg extends CmMsg<CmRejMsg> {
             at("cm_rej_msg:reason", 10, 0, 16, m -> m.reason, (m, v) -> m.reason = (int) v),
             data("cm_rej_msg:ari", 12, ARI_SIZE, m -> m.ari, (m, v) -> m.ari = v),
             data("cm_rej_msg:private_data", 84, PRIVATE_DATA_SIZE, m -> m.privateData, (m, v) -> m.privateData = v));
+
+    /** {@link #TABLE}, compiled. */
+    private static final IbCodec<CmRejMsg> CODEC = IbCodec.of(TABLE);
 
     /** Local Communication ID ({@code local_comm_id}), 32 bits unsigned. */
     public int localCommId;
@@ -41,7 +45,12 @@ public final class CmRejMsg extends CmMsg<CmRejMsg> {
     }
 
     @Override
-    protected List<IbField<CmRejMsg>> table() {
-        return TABLE;
+    protected void packFields(byte[] buf, int off) {
+        CODEC.pack(this, buf, off);
+    }
+
+    @Override
+    protected void unpackFields(byte[] buf, int off) {
+        CODEC.unpack(buf, off, this);
     }
 }

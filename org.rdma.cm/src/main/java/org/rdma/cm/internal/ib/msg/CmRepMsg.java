@@ -2,6 +2,7 @@ package org.rdma.cm.internal.ib.msg;
 
 import java.util.List;
 import org.rdma.cm.ib.IbCm;
+import org.rdma.verbs.wire.IbCodec;
 import org.rdma.verbs.wire.IbField;
 
 /** The REP message (IBTA table 110): the passive side accepts a REQ. Mirrors {@code struct cm_rep_msg}. */
@@ -25,6 +26,9 @@ public final class CmRepMsg extends CmMsg<CmRepMsg> {
             at("cm_rep_msg:srq", 27, 3, 1, m -> m.srq, (m, v) -> m.srq = (int) v),
             at("cm_rep_msg:local_ca_guid", 28, 0, 64, m -> m.localCaGuid, (m, v) -> m.localCaGuid = v),
             data("cm_rep_msg:private_data", 36, PRIVATE_DATA_SIZE, m -> m.privateData, (m, v) -> m.privateData = v));
+
+    /** {@link #TABLE}, compiled. */
+    private static final IbCodec<CmRepMsg> CODEC = IbCodec.of(TABLE);
 
     /** Local Communication ID ({@code local_comm_id}), 32 bits unsigned. */
     public int localCommId;
@@ -63,7 +67,12 @@ public final class CmRepMsg extends CmMsg<CmRepMsg> {
     }
 
     @Override
-    protected List<IbField<CmRepMsg>> table() {
-        return TABLE;
+    protected void packFields(byte[] buf, int off) {
+        CODEC.pack(this, buf, off);
+    }
+
+    @Override
+    protected void unpackFields(byte[] buf, int off) {
+        CODEC.unpack(buf, off, this);
     }
 }

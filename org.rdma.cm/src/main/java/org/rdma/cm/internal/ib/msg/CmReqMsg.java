@@ -3,6 +3,7 @@ package org.rdma.cm.internal.ib.msg;
 import java.util.List;
 import org.rdma.cm.ib.IbCm;
 import org.rdma.verbs.Gid;
+import org.rdma.verbs.wire.IbCodec;
 import org.rdma.verbs.wire.IbField;
 
 /** The REQ message (IBTA table 106): a connection request from the active side. Mirrors {@code struct cm_req_msg}. */
@@ -35,8 +36,8 @@ public final class CmReqMsg extends CmMsg<CmReqMsg> {
             at("cm_req_msg:extended_transport_type", 51, 5, 3, m -> m.extendedTransportType, (m, v) -> m.extendedTransportType = (int) v),
             at("cm_req_msg:primary_local_port_lid", 52, 0, 16, m -> m.primaryLocalPortLid, (m, v) -> m.primaryLocalPortLid = (int) v),
             at("cm_req_msg:primary_remote_port_lid", 54, 0, 16, m -> m.primaryRemotePortLid, (m, v) -> m.primaryRemotePortLid = (int) v),
-            gid("cm_req_msg:primary_local_port_gid", 56, m -> m.primaryLocalPortGid.bytes(), (m, v) -> m.primaryLocalPortGid = Gid.of(v)),
-            gid("cm_req_msg:primary_remote_port_gid", 72, m -> m.primaryRemotePortGid.bytes(), (m, v) -> m.primaryRemotePortGid = Gid.of(v)),
+            gid("cm_req_msg:primary_local_port_gid", 56, m -> m.primaryLocalPortGid, (m, v) -> m.primaryLocalPortGid = v),
+            gid("cm_req_msg:primary_remote_port_gid", 72, m -> m.primaryRemotePortGid, (m, v) -> m.primaryRemotePortGid = v),
             at("cm_req_msg:primary_flow_label", 88, 0, 20, m -> m.primaryFlowLabel, (m, v) -> m.primaryFlowLabel = (int) v),
             at("cm_req_msg:primary_packet_rate", 91, 2, 6, m -> m.primaryPacketRate, (m, v) -> m.primaryPacketRate = (int) v),
             at("cm_req_msg:primary_traffic_class", 92, 0, 8, m -> m.primaryTrafficClass, (m, v) -> m.primaryTrafficClass = (int) v),
@@ -46,8 +47,8 @@ public final class CmReqMsg extends CmMsg<CmReqMsg> {
             at("cm_req_msg:primary_local_ack_timeout", 95, 0, 5, m -> m.primaryLocalAckTimeout, (m, v) -> m.primaryLocalAckTimeout = (int) v),
             at("cm_req_msg:alternate_local_port_lid", 96, 0, 16, m -> m.alternateLocalPortLid, (m, v) -> m.alternateLocalPortLid = (int) v),
             at("cm_req_msg:alternate_remote_port_lid", 98, 0, 16, m -> m.alternateRemotePortLid, (m, v) -> m.alternateRemotePortLid = (int) v),
-            gid("cm_req_msg:alternate_local_port_gid", 100, m -> m.alternateLocalPortGid.bytes(), (m, v) -> m.alternateLocalPortGid = Gid.of(v)),
-            gid("cm_req_msg:alternate_remote_port_gid", 116, m -> m.alternateRemotePortGid.bytes(), (m, v) -> m.alternateRemotePortGid = Gid.of(v)),
+            gid("cm_req_msg:alternate_local_port_gid", 100, m -> m.alternateLocalPortGid, (m, v) -> m.alternateLocalPortGid = v),
+            gid("cm_req_msg:alternate_remote_port_gid", 116, m -> m.alternateRemotePortGid, (m, v) -> m.alternateRemotePortGid = v),
             at("cm_req_msg:alternate_flow_label", 132, 0, 20, m -> m.alternateFlowLabel, (m, v) -> m.alternateFlowLabel = (int) v),
             at("cm_req_msg:alternate_packet_rate", 135, 2, 6, m -> m.alternatePacketRate, (m, v) -> m.alternatePacketRate = (int) v),
             at("cm_req_msg:alternate_traffic_class", 136, 0, 8, m -> m.alternateTrafficClass, (m, v) -> m.alternateTrafficClass = (int) v),
@@ -57,6 +58,9 @@ public final class CmReqMsg extends CmMsg<CmReqMsg> {
             at("cm_req_msg:alternate_local_ack_timeout", 139, 0, 5, m -> m.alternateLocalAckTimeout, (m, v) -> m.alternateLocalAckTimeout = (int) v),
             at("cm_req_msg:sap_supported", 139, 5, 1, m -> m.sapSupported, (m, v) -> m.sapSupported = (int) v),
             data("cm_req_msg:private_data", 140, PRIVATE_DATA_SIZE, m -> m.privateData, (m, v) -> m.privateData = v));
+
+    /** {@link #TABLE}, compiled. */
+    private static final IbCodec<CmReqMsg> CODEC = IbCodec.of(TABLE);
 
     /** Local Communication ID ({@code local_comm_id}), 32 bits unsigned. */
     public int localCommId;
@@ -157,7 +161,12 @@ public final class CmReqMsg extends CmMsg<CmReqMsg> {
     }
 
     @Override
-    protected List<IbField<CmReqMsg>> table() {
-        return TABLE;
+    protected void packFields(byte[] buf, int off) {
+        CODEC.pack(this, buf, off);
+    }
+
+    @Override
+    protected void unpackFields(byte[] buf, int off) {
+        CODEC.unpack(buf, off, this);
     }
 }

@@ -2,6 +2,7 @@ package org.rdma.cm.internal.ib.msg;
 
 import java.util.List;
 import org.rdma.cm.ib.IbCm;
+import org.rdma.verbs.wire.IbCodec;
 import org.rdma.verbs.wire.IbField;
 
 /** The RTU message (IBTA table 111): the active side is ready to use the connection. Mirrors {@code struct cm_rtu_msg}. */
@@ -13,6 +14,9 @@ public final class CmRtuMsg extends CmMsg<CmRtuMsg> {
             at("cm_rtu_msg:local_comm_id", 0, 0, 32, m -> u32(m.localCommId), (m, v) -> m.localCommId = (int) v),
             at("cm_rtu_msg:remote_comm_id", 4, 0, 32, m -> u32(m.remoteCommId), (m, v) -> m.remoteCommId = (int) v),
             data("cm_rtu_msg:private_data", 8, PRIVATE_DATA_SIZE, m -> m.privateData, (m, v) -> m.privateData = v));
+
+    /** {@link #TABLE}, compiled. */
+    private static final IbCodec<CmRtuMsg> CODEC = IbCodec.of(TABLE);
 
     /** Local Communication ID ({@code local_comm_id}), 32 bits unsigned. */
     public int localCommId;
@@ -27,7 +31,12 @@ public final class CmRtuMsg extends CmMsg<CmRtuMsg> {
     }
 
     @Override
-    protected List<IbField<CmRtuMsg>> table() {
-        return TABLE;
+    protected void packFields(byte[] buf, int off) {
+        CODEC.pack(this, buf, off);
+    }
+
+    @Override
+    protected void unpackFields(byte[] buf, int off) {
+        CODEC.unpack(buf, off, this);
     }
 }

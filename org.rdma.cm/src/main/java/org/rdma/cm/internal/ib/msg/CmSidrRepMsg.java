@@ -2,6 +2,7 @@ package org.rdma.cm.internal.ib.msg;
 
 import java.util.List;
 import org.rdma.cm.ib.IbCm;
+import org.rdma.verbs.wire.IbCodec;
 import org.rdma.verbs.wire.IbField;
 
 /** The SIDR_REP message (IBTA table 120): service ID resolution response. Mirrors {@code struct cm_sidr_rep_msg}. */
@@ -20,6 +21,9 @@ public final class CmSidrRepMsg extends CmMsg<CmSidrRepMsg> {
             at("cm_sidr_rep_msg:q_key", 20, 0, 32, m -> u32(m.qkey), (m, v) -> m.qkey = (int) v),
             data("cm_sidr_rep_msg:additional_information", 24, INFO_SIZE, m -> m.additionalInfo, (m, v) -> m.additionalInfo = v),
             data("cm_sidr_rep_msg:private_data", 96, PRIVATE_DATA_SIZE, m -> m.privateData, (m, v) -> m.privateData = v));
+
+    /** {@link #TABLE}, compiled. */
+    private static final IbCodec<CmSidrRepMsg> CODEC = IbCodec.of(TABLE);
 
     /** Request ID ({@code request_id}), 32 bits unsigned. */
     public int requestId;
@@ -44,7 +48,12 @@ public final class CmSidrRepMsg extends CmMsg<CmSidrRepMsg> {
     }
 
     @Override
-    protected List<IbField<CmSidrRepMsg>> table() {
-        return TABLE;
+    protected void packFields(byte[] buf, int off) {
+        CODEC.pack(this, buf, off);
+    }
+
+    @Override
+    protected void unpackFields(byte[] buf, int off) {
+        CODEC.unpack(buf, off, this);
     }
 }

@@ -2,6 +2,7 @@ package org.rdma.cm.internal.ib.msg;
 
 import java.util.List;
 import org.rdma.cm.ib.IbCm;
+import org.rdma.verbs.wire.IbCodec;
 import org.rdma.verbs.wire.IbField;
 
 /** The SIDR_REQ message (IBTA table 119): service ID resolution request. Mirrors {@code struct cm_sidr_req_msg}. */
@@ -14,6 +15,9 @@ public final class CmSidrReqMsg extends CmMsg<CmSidrReqMsg> {
             at("cm_sidr_req_msg:partition_key", 4, 0, 16, m -> m.partitionKey, (m, v) -> m.partitionKey = (int) v),
             at("cm_sidr_req_msg:service_id", 8, 0, 64, m -> m.serviceId, (m, v) -> m.serviceId = v),
             data("cm_sidr_req_msg:private_data", 16, PRIVATE_DATA_SIZE, m -> m.privateData, (m, v) -> m.privateData = v));
+
+    /** {@link #TABLE}, compiled. */
+    private static final IbCodec<CmSidrReqMsg> CODEC = IbCodec.of(TABLE);
 
     /** Request ID ({@code request_id}), 32 bits unsigned. */
     public int requestId;
@@ -30,7 +34,12 @@ public final class CmSidrReqMsg extends CmMsg<CmSidrReqMsg> {
     }
 
     @Override
-    protected List<IbField<CmSidrReqMsg>> table() {
-        return TABLE;
+    protected void packFields(byte[] buf, int off) {
+        CODEC.pack(this, buf, off);
+    }
+
+    @Override
+    protected void unpackFields(byte[] buf, int off) {
+        CODEC.unpack(buf, off, this);
     }
 }
