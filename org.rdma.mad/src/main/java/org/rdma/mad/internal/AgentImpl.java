@@ -26,9 +26,14 @@ import org.rdma.verbs.wire.Smp;
 
 /**
  * {@code struct ib_mad_agent_private}: the agent's outstanding sends ({@code send_list} and
- * {@code wait_list} in one list, told apart by their state), its RMPP receive contexts
- * ({@code rmpp_list}), one armed timer for the earliest deadline ({@code timed_work}), and the
- * use count that makes unregistration a fence.
+ * {@code wait_list} in one list, told apart by their state, linked through the buffers
+ * themselves as the kernel's {@code agent_list}), its RMPP receive contexts ({@code rmpp_list}),
+ * one timer armed no later than the earliest deadline ({@code timed_work}), and the use count
+ * that makes unregistration a fence.
+ *
+ * <p>The timer may fire early: a send answered or cancelled before its deadline leaves the
+ * timer armed rather than rescanning every outstanding send, and {@link #timeoutSends()}
+ * re-arms it for the earliest deadline still pending; it is cancelled when no send is left.
  *
  * <p>Locking: {@link #lock} guards every transfer field of the agent's {@link SendBufImpl}s and
  * the lists here. Handlers, verbs and the clock are called without it.
@@ -51,7 +56,9 @@ final class AgentImpl implements MadAgent {
     private final IbClock clock;
 
     final Object lock = new Object();
-    private final List<SendBufImpl> sends = new ArrayList<>();
+    /** Outstanding sends, oldest first. */
+    private SendBufImpl head;
+    private SendBufImpl tail;
     private final Map<RmppKey, RmppRecv> rmppRecvs = new HashMap<>();
     private IbClock.Timer timer;
     private long timerDeadline;
@@ -180,13 +187,14 @@ final class AgentImpl implements MadAgent {
             if (dead) {
                 return;
             }
-            for (SendBufImpl sb : sends) {
+            while (head != null) {
+                SendBufImpl sb = head;
+                unlink(sb);
                 if (!sb.finished) {
                     sb.finished = true;
                     flushed.add(sb);
                 }
             }
-            sends.clear();
             rmppRecvs.clear();
             if (timer != null) {
                 timer.cancel();
@@ -218,15 +226,17 @@ final class AgentImpl implements MadAgent {
     /** {@code ib_post_send_mad()} for one buffer of this agent. */
     int post(SendBufImpl sb) {
         byte[] mad = sb.mad;
-        MadHdr h = new MadHdr().unpack(mad, 0);
+        int mgmtClass = MadHdr.mgmtClass(mad, 0);
+        long tid = MadHdr.tid(mad, 0);
+        boolean response = MadHdr.isResponse(mad, 0);
         IbAh ah = sb.ah();
         if (qpIndex == 0) {
-            boolean smp = h.mgmtClass == MadHdr.IB_MGMT_CLASS_SUBN_LID_ROUTED
-                    || h.mgmtClass == MadHdr.IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE;
+            boolean smp = mgmtClass == MadHdr.IB_MGMT_CLASS_SUBN_LID_ROUTED
+                    || mgmtClass == MadHdr.IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE;
             if (!smp) {
                 return -Errno.EINVAL.value;
             }
-            if (h.mgmtClass == MadHdr.IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE) {
+            if (mgmtClass == MadHdr.IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE) {
                 // handle_outgoing_dr_smp(): a local SMP still goes to the HCA, whose SMA (in
                 // firmware, or ours behind QP0) answers it; an invalid route is refused.
                 Smp s = new Smp().unpack(mad, 0);
@@ -263,10 +273,10 @@ final class AgentImpl implements MadAgent {
             }
             sb.posted = true;
             sb.finished = false;
-            sb.tid = h.tid;
-            sb.mgmtClass = h.mgmtClass;
+            sb.tid = tid;
+            sb.mgmtClass = mgmtClass;
             sb.status = WcStatus.SUCCESS;
-            sb.expectResponse = sb.timeoutMs() > 0 && !h.isResponse();
+            sb.expectResponse = sb.timeoutMs() > 0 && !response;
             sb.responseReceived = false;
             sb.retriesLeft = sb.retries();
             sb.inFlight = 0;
@@ -274,7 +284,7 @@ final class AgentImpl implements MadAgent {
             sb.segNum = 0;
             sb.newwin = 1;
             sb.deadline = 0;
-            sends.add(sb);
+            link(sb);
             firstWindow = window(sb);
         }
         sendSegments(sb, firstWindow);
@@ -318,7 +328,7 @@ final class AgentImpl implements MadAgent {
     private void segmentDone(SendBufImpl sb, int seg, WcStatus status) {
         boolean finish = false;
         synchronized (lock) {
-            if (sb.finished || !sends.contains(sb)) {
+            if (sb.finished || !sb.listed) {
                 return;
             }
             sb.inFlight--;
@@ -352,21 +362,68 @@ final class AgentImpl implements MadAgent {
     private void finishLocked(SendBufImpl sb) {
         sb.finished = true;
         sb.deadline = 0;
-        sends.remove(sb);
+        unlink(sb);
+        if (head == null && timer != null) {
+            timer.cancel();
+            timer = null;
+        }
+    }
+
+    /** Appends {@code sb} to the outstanding sends. Lock held. */
+    private void link(SendBufImpl sb) {
+        sb.prev = tail;
+        sb.next = null;
+        if (tail == null) {
+            head = sb;
+        } else {
+            tail.next = sb;
+        }
+        tail = sb;
+        sb.listed = true;
+    }
+
+    /** Takes {@code sb} off the outstanding sends, if it is on them. Lock held. */
+    private void unlink(SendBufImpl sb) {
+        if (!sb.listed) {
+            return;
+        }
+        if (sb.prev == null) {
+            head = sb.next;
+        } else {
+            sb.prev.next = sb.next;
+        }
+        if (sb.next == null) {
+            tail = sb.prev;
+        } else {
+            sb.next.prev = sb.prev;
+        }
+        sb.prev = null;
+        sb.next = null;
+        sb.listed = false;
     }
 
     /** {@code wait_for_response()}: sets the deadline and arms the timer if it is the earliest. Lock held. */
     private void waitFor(SendBufImpl sb, int timeoutMs) {
         sb.deadline = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(timeoutMs, 0)) + (timeoutMs > 0 ? 0 : 1);
-        if (timer != null && timer.isPending() && timerDeadline <= sb.deadline) {
-            return; // the armed timer comes first: no need to look at every send
-        }
-        armLocked();
+        armFor(sb.deadline);
     }
 
+    /**
+     * A send waits until {@code deadline}: the timer must fire no later. While any send waits, a
+     * timer is pending no later than the earliest deadline, so one new deadline needs no look at
+     * the others; a deadline that goes away needs nothing. Lock held.
+     */
+    private void armFor(long deadline) {
+        if (timer != null && timer.isPending() && timerDeadline <= deadline) {
+            return;
+        }
+        schedule(deadline);
+    }
+
+    /** Arms the timer for the earliest deadline of all (after a timeout pass). Lock held. */
     private void armLocked() {
         long earliest = Long.MAX_VALUE;
-        for (SendBufImpl s : sends) {
+        for (SendBufImpl s = head; s != null; s = s.next) {
             if (s.deadline != 0 && s.deadline < earliest) {
                 earliest = s.deadline;
             }
@@ -378,14 +435,15 @@ final class AgentImpl implements MadAgent {
             }
             return;
         }
-        if (timer != null && timer.isPending() && timerDeadline <= earliest) {
-            return;
-        }
+        armFor(earliest);
+    }
+
+    private void schedule(long deadline) {
         if (timer != null) {
             timer.cancel();
         }
-        timerDeadline = earliest;
-        long delay = Math.max(0, earliest - clock.nanoTime());
+        timerDeadline = deadline;
+        long delay = Math.max(0, deadline - clock.nanoTime());
         timer = clock.schedule(() -> port.layer.workqueue().execute(this::timeoutSends), delay, TimeUnit.NANOSECONDS);
     }
 
@@ -398,9 +456,13 @@ final class AgentImpl implements MadAgent {
             if (dead) {
                 return;
             }
-            timer = null;
+            if (timer != null && !timer.isPending()) {
+                timer = null; // the one that fired; a newer one armed meanwhile stays
+            }
             long now = clock.nanoTime();
-            for (SendBufImpl sb : new ArrayList<>(sends)) {
+            SendBufImpl following;
+            for (SendBufImpl sb = head; sb != null; sb = following) {
+                following = sb.next;
                 if (sb.finished || sb.deadline == 0 || sb.deadline > now) {
                     continue;
                 }
@@ -441,7 +503,7 @@ final class AgentImpl implements MadAgent {
     int modify(SendBufImpl sb, int timeoutMs) {
         boolean finishNow = false;
         synchronized (lock) {
-            if (!sends.contains(sb) || sb.finished) {
+            if (!sb.listed || sb.finished) {
                 return -Errno.EINVAL.value;
             }
             sb.setTimeoutMs(timeoutMs);
@@ -454,10 +516,9 @@ final class AgentImpl implements MadAgent {
                     finishNow = true;
                 }
                 // else: the last segment's completion finishes it with the flush status
-                armLocked();
             } else if (sb.deadline != 0) {
                 sb.deadline = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-                armLocked();
+                armFor(sb.deadline);
             }
         }
         if (finishNow) {
@@ -469,35 +530,37 @@ final class AgentImpl implements MadAgent {
 
     // ------------------------------------------------------------------ receive
 
-    /** {@code ib_mad_complete_recv()}: RMPP, then response matching or request delivery. */
-    void recv(MadRecvWc wc, MadHdr h) {
+    /**
+     * {@code ib_mad_complete_recv()}: RMPP, then response matching or request delivery. The
+     * caller has read {@code mgmtClass}, {@code tid} and whether it is a response from the MAD.
+     */
+    void recv(MadRecvWc wc, int mgmtClass, long tid, boolean response) {
         MadRecvWc full = wc;
-        if (kernelRmpp() && MadHdr.isClassRmpp(h.mgmtClass) && Rmpp.isActive(wc.mad())) {
+        if (kernelRmpp() && MadHdr.isClassRmpp(mgmtClass) && Rmpp.isActive(wc.mad())) {
             port.count(MadCounter.RMPP_SEGMENTS);
-            full = rmppRecv(wc, h);
+            full = rmppRecv(wc, mgmtClass, tid);
             if (full == null) {
                 return;
             }
         }
-        if (!h.isResponse()) {
+        if (!response) {
             callRecv(null, full);
             return;
         }
         SendBufImpl match = null;
         synchronized (lock) {
-            for (SendBufImpl sb : sends) {
+            for (SendBufImpl sb = head; sb != null; sb = sb.next) {
                 // ib_find_send_mad(): same TID and class, still expecting its answer
-                if (!sb.finished && sb.tid == h.tid && sb.mgmtClass == h.mgmtClass && sb.expectResponse
+                if (!sb.finished && sb.tid == tid && sb.mgmtClass == mgmtClass && sb.expectResponse
                         && !sb.responseReceived && sb.status == WcStatus.SUCCESS) {
                     match = sb;
                     break;
                 }
             }
             if (match != null) {
-                // ib_mark_mad_done()
+                // ib_mark_mad_done(); the armed timer stays (see the class comment)
                 match.responseReceived = true;
                 match.deadline = 0;
-                armLocked();
             }
         }
         if (match == null) {
@@ -533,7 +596,7 @@ final class AgentImpl implements MadAgent {
      * {@code ib_process_rmpp_recv_wc()}: DATA segments are reassembled (ACKing each window),
      * ACK/STOP/ABORT drive this agent's own RMPP sends. Returns the whole message, or null.
      */
-    private MadRecvWc rmppRecv(MadRecvWc wc, MadHdr h) {
+    private MadRecvWc rmppRecv(MadRecvWc wc, int mgmtClass, long tid) {
         byte[] mad = wc.mad();
         int type = Rmpp.type(mad);
         if (Rmpp.version(mad) != MadAgent.RMPP_VERSION) {
@@ -542,13 +605,13 @@ final class AgentImpl implements MadAgent {
         }
         switch (type) {
             case Rmpp.TYPE_DATA:
-                return rmppData(wc, h);
+                return rmppData(wc, mgmtClass, tid);
             case Rmpp.TYPE_ACK:
-                rmppAck(h.tid, Rmpp.segNum(mad), Rmpp.paylenNewwin(mad));
+                rmppAck(tid, Rmpp.segNum(mad), Rmpp.paylenNewwin(mad));
                 return null;
             case Rmpp.TYPE_STOP:
             case Rmpp.TYPE_ABORT:
-                rmppAbort(h.tid);
+                rmppAbort(tid);
                 return null;
             default:
                 sendRmppControl(wc, Rmpp.TYPE_ABORT, Rmpp.STATUS_BADT, 0, 0);
@@ -556,13 +619,13 @@ final class AgentImpl implements MadAgent {
         }
     }
 
-    private MadRecvWc rmppData(MadRecvWc wc, MadHdr h) {
+    private MadRecvWc rmppData(MadRecvWc wc, int mgmtClass, long tid) {
         byte[] mad = wc.mad();
         int seg = Rmpp.segNum(mad);
         int rflags = Rmpp.flags(mad);
         Wc w = wc.wc();
-        RmppKey key = new RmppKey(h.tid, w.slid, w.srcQp, h.mgmtClass);
-        int hdrLen = MadHdr.dataOffset(h.mgmtClass);
+        RmppKey key = new RmppKey(tid, w.slid, w.srcQp, mgmtClass);
+        int hdrLen = MadHdr.dataOffset(mgmtClass);
         int segData = MadLayer.MAD_SIZE - hdrLen;
         int ackSeg = -1;
         int ackWin = 0;
@@ -657,7 +720,7 @@ final class AgentImpl implements MadAgent {
         int first = 0;
         boolean finish = false;
         synchronized (lock) {
-            for (SendBufImpl s : sends) {
+            for (SendBufImpl s = head; s != null; s = s.next) {
                 if (!s.finished && s.rmpp && s.tid == tid) {
                     sb = s;
                     break;
@@ -681,10 +744,8 @@ final class AgentImpl implements MadAgent {
                         finish = true;
                     }
                 }
-                armLocked();
             } else {
                 first = window(sb);
-                armLocked();
             }
         }
         if (finish) {
@@ -696,7 +757,7 @@ final class AgentImpl implements MadAgent {
     private void rmppAbort(long tid) {
         SendBufImpl sb = null;
         synchronized (lock) {
-            for (SendBufImpl s : sends) {
+            for (SendBufImpl s = head; s != null; s = s.next) {
                 if (!s.finished && s.rmpp && s.tid == tid) {
                     sb = s;
                     break;
@@ -710,7 +771,6 @@ final class AgentImpl implements MadAgent {
                 return;
             }
             finishLocked(sb);
-            armLocked();
         }
         callSend(sb, WcStatus.REM_ABORT_ERR);
     }

@@ -195,15 +195,21 @@ public final class MadLayer implements IbClient, MadService {
 
     /** The open port, opening the device on first use ({@code ib_get_mad_port()}); ENODEV/EINVAL. */
     MadPort port(IbDevice device, int portNum) {
-        RdmaException.check(device != null && device.isRegistered(), Errno.ENODEV, "no such device");
-        RdmaException.check(portNum >= device.startPort() && portNum <= device.endPort(), Errno.EINVAL,
-                device.name() + ": no port " + portNum);
+        // the messages are built only on failure: this runs for every agent and AH a consumer makes
+        if (device == null || !device.isRegistered()) {
+            throw new RdmaException(Errno.ENODEV, "no such device");
+        }
+        if (portNum < device.startPort() || portNum > device.endPort()) {
+            throw new RdmaException(Errno.EINVAL, device.name() + ": no port " + portNum);
+        }
         MadPort[] ports = devices.get(device);
         if (ports == null) {
             ports = openDevice(device);
         }
         MadPort mp = ports[portNum];
-        RdmaException.check(mp != null && !mp.isClosed(), Errno.ENODEV, device.name() + "/" + portNum + " has no MAD QPs");
+        if (mp == null || mp.isClosed()) {
+            throw new RdmaException(Errno.ENODEV, device.name() + "/" + portNum + " has no MAD QPs");
+        }
         return mp;
     }
 
@@ -268,17 +274,20 @@ public final class MadLayer implements IbClient, MadService {
     public MadSendBuf createSendMad(MadAgent agent, int remoteQpn, int pkeyIndex, boolean rmppActive,
             int hdrLen, int dataLen, int baseVersion) {
         AgentImpl a = impl(agent);
-        RdmaException.check(baseVersion == MadHdr.IB_MGMT_BASE_VERSION, Errno.EINVAL,
-                "only base version 1 MADs are supported");
-        RdmaException.check(hdrLen >= MadHdr.IB_MGMT_MAD_HDR && hdrLen <= MAD_SIZE && dataLen >= 0, Errno.EINVAL,
-                "bad header/data length " + hdrLen + "/" + dataLen);
+        // every MAD sent passes here: the messages are built only on failure
+        if (baseVersion != MadHdr.IB_MGMT_BASE_VERSION) {
+            throw new RdmaException(Errno.EINVAL, "only base version 1 MADs are supported");
+        }
+        if (hdrLen < MadHdr.IB_MGMT_MAD_HDR || hdrLen > MAD_SIZE || dataLen < 0) {
+            throw new RdmaException(Errno.EINVAL, "bad header/data length " + hdrLen + "/" + dataLen);
+        }
         if (rmppActive) {
             RdmaException.check(a.rmppVersion() != 0, Errno.EINVAL, "the agent has no RMPP version");
-            RdmaException.check(hdrLen >= MadHdr.IB_MGMT_RMPP_HDR && hdrLen < MAD_SIZE, Errno.EINVAL,
-                    "an RMPP header needs at least " + MadHdr.IB_MGMT_RMPP_HDR + " bytes");
-        } else {
-            RdmaException.check(hdrLen + dataLen <= MAD_SIZE, Errno.EINVAL,
-                    (hdrLen + dataLen) + " bytes do not fit one MAD without RMPP");
+            if (hdrLen < MadHdr.IB_MGMT_RMPP_HDR || hdrLen >= MAD_SIZE) {
+                throw new RdmaException(Errno.EINVAL, "an RMPP header needs at least " + MadHdr.IB_MGMT_RMPP_HDR + " bytes");
+            }
+        } else if (hdrLen + dataLen > MAD_SIZE) {
+            throw new RdmaException(Errno.EINVAL, (hdrLen + dataLen) + " bytes do not fit one MAD without RMPP");
         }
         int qkey = a.qpIndex == 0 ? 0 : MadHdr.IB_QP1_QKEY;
         return new SendBufImpl(a, remoteQpn, pkeyIndex, rmppActive, hdrLen, dataLen, qkey);

@@ -189,9 +189,9 @@ final class MadPort {
     }
 
     /** {@code find_mad_agent()}: responses by hi_tid, requests by class, version, OUI and method. */
-    private AgentImpl findAgent(int qpIndex, byte[] mad, MadHdr h) {
-        if (h.isResponse()) {
-            int hiTid = (int) (h.tid >>> 32);
+    private AgentImpl findAgent(int qpIndex, byte[] mad, int mgmtClass, boolean response) {
+        if (response) {
+            int hiTid = (int) (MadHdr.tid(mad, 0) >>> 32);
             for (AgentImpl a : agents) {
                 if (a.hiTid() == hiTid && a.qpIndex == qpIndex) {
                     return a;
@@ -199,10 +199,12 @@ final class MadPort {
             }
             return null;
         }
-        int oui = isVendorRange2(h.mgmtClass) ? (mad[37] & 0xff) << 16 | (mad[38] & 0xff) << 8 | (mad[39] & 0xff) : 0;
+        int oui = isVendorRange2(mgmtClass) ? (mad[37] & 0xff) << 16 | (mad[38] & 0xff) << 8 | (mad[39] & 0xff) : 0;
+        long k = key(mgmtClass, MadHdr.classVersion(mad, 0), oui);
+        int method = MadHdr.method(mad, 0) & 0x7f;
         synchronized (lock) {
-            AgentImpl[] table = methodTable.get(key(h.mgmtClass, h.classVersion, oui));
-            AgentImpl a = table == null ? null : table[h.method & 0x7f];
+            AgentImpl[] table = methodTable.get(k);
+            AgentImpl a = table == null ? null : table[method];
             return a != null && a.qpIndex == qpIndex ? a : null;
         }
     }
@@ -211,33 +213,24 @@ final class MadPort {
 
     /**
      * {@code ib_mad_recv_done()}: validate, SMI, local SMA, agent dispatch (RMPP reassembly in the
-     * agent). Runs in the CQ poll context; never throws for a malformed MAD.
+     * agent). Runs in the CQ poll context; never throws for a malformed MAD. Reads the few header
+     * fields it needs from the MAD, as the kernel reads {@code struct ib_mad_hdr}.
      */
-    void recv(MadQp q, Wc wc, byte[] raw) {
-        if (raw.length < MadQp.GRH_LEN + MadLayer.MAD_SIZE) {
-            count(MadCounter.BAD_LENGTH);
-            return;
-        }
-        byte[] mad = new byte[MadLayer.MAD_SIZE];
-        System.arraycopy(raw, MadQp.GRH_LEN, mad, 0, MadLayer.MAD_SIZE);
-        byte[] grh = null;
-        if ((wc.wcFlags & WcFlags.GRH) != 0) {
-            grh = new byte[MadQp.GRH_LEN];
-            System.arraycopy(raw, 0, grh, 0, MadQp.GRH_LEN);
-        }
-        MadHdr h = new MadHdr().unpack(mad, 0);
+    void recv(MadQp q, MadRecvWc recvWc) {
+        byte[] mad = recvWc.mad();
         // validate_mad()
-        if (h.baseVersion != MadHdr.IB_MGMT_BASE_VERSION) {
+        if (MadHdr.baseVersion(mad, 0) != MadHdr.IB_MGMT_BASE_VERSION) {
             count(MadCounter.BAD_BASE_VERSION);
             return;
         }
-        boolean smp = h.mgmtClass == MadHdr.IB_MGMT_CLASS_SUBN_LID_ROUTED
-                || h.mgmtClass == MadHdr.IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE;
+        int mgmtClass = MadHdr.mgmtClass(mad, 0);
+        boolean smp = mgmtClass == MadHdr.IB_MGMT_CLASS_SUBN_LID_ROUTED
+                || mgmtClass == MadHdr.IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE;
         if (smp != (q.index == 0)) {
             count(MadCounter.BAD_QP);
             return;
         }
-        if (h.mgmtClass == MadHdr.IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE) {
+        if (mgmtClass == MadHdr.IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE) {
             // handle_ib_smi(): a CA is the end of every directed route
             Smp s = new Smp().unpack(mad, 0);
             DrSmp.Decision d;
@@ -253,33 +246,34 @@ final class MadPort {
             s.pack(mad, 0);
         }
         count(MadCounter.RECV);
-        MadRecvWc recvWc = new MadRecvWc(wc, grh, mad, MadLayer.MAD_SIZE);
+        boolean response = MadHdr.isResponse(mad, 0);
         // process_mad: the SMA of a device without one in firmware answers its Gets first
-        if (smp && !h.isResponse() && layer.sma().process(this, q, recvWc)) {
+        if (smp && !response && layer.sma().process(this, q, recvWc)) {
             return;
         }
-        AgentImpl agent = findAgent(q.index, mad, h);
+        AgentImpl agent = findAgent(q.index, mad, mgmtClass, response);
         if (agent == null) {
-            if (h.isResponse()) {
+            if (response) {
                 count(MadCounter.UNMATCHED_RESPONSE);
             } else {
                 count(MadCounter.NO_AGENT);
-                generateUnmatchedResp(q, recvWc, h);
+                generateUnmatchedResp(q, recvWc, mgmtClass);
             }
             return;
         }
-        agent.recv(recvWc, h);
+        agent.recv(recvWc, mgmtClass, MadHdr.tid(mad, 0), response);
     }
 
     /** {@code generate_unmatched_resp()}: Get/Set nobody handles are answered "unsupported". */
-    private void generateUnmatchedResp(MadQp q, MadRecvWc req, MadHdr h) {
-        if (h.method != MadHdr.IB_MGMT_METHOD_GET && h.method != MadHdr.IB_MGMT_METHOD_SET) {
+    private void generateUnmatchedResp(MadQp q, MadRecvWc req, int mgmtClass) {
+        int method = MadHdr.method(req.mad(), 0);
+        if (method != MadHdr.IB_MGMT_METHOD_GET && method != MadHdr.IB_MGMT_METHOD_SET) {
             return;
         }
         byte[] resp = req.bytes();
         resp[3] = (byte) MadHdr.IB_MGMT_METHOD_GET_RESP;
         int status = MadHdr.IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB;
-        if (h.mgmtClass == MadHdr.IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE) {
+        if (mgmtClass == MadHdr.IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE) {
             status |= Smp.IB_SMP_DIRECTION;
         }
         resp[4] = (byte) (status >>> 8);

@@ -3,6 +3,8 @@ package org.rdma.mad.internal;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
+import org.rdma.mad.MadCounter;
+import org.rdma.mad.MadRecvWc;
 import org.rdma.verbs.IbAh;
 import org.rdma.verbs.IbCq;
 import org.rdma.verbs.IbCqe;
@@ -19,6 +21,7 @@ import org.rdma.verbs.SendWr;
 import org.rdma.verbs.SigType;
 import org.rdma.verbs.Sge;
 import org.rdma.verbs.Wc;
+import org.rdma.verbs.WcFlags;
 import org.rdma.verbs.WcStatus;
 import org.rdma.verbs.WrOpcode;
 import org.rdma.verbs.wire.MadHdr;
@@ -26,11 +29,14 @@ import org.rdma.verbs.wire.MadHdr;
 /**
  * One special QP of a port with its queues: {@code struct ib_mad_qp_info}. Receive buffers (GRH
  * area plus one MAD each) live in one DMA-mapped region and are reposted as soon as their MAD is
- * copied out ({@code ib_mad_post_receive_mads()}); sends beyond the send queue's depth wait on an
- * overflow list ({@code mad_queue.overflow_list}) until a completion frees a slot.
+ * copied out ({@code ib_mad_post_receive_mads()}). Sends go through a second region of one MAD
+ * per send queue slot, mapped once: a posted MAD is copied into a free slot, whose work request
+ * is built once, instead of mapping and unmapping every MAD ({@code ib_dma_map_single()} per
+ * {@code mad_send_wr}); sends beyond the send queue's depth wait on an overflow list
+ * ({@code mad_queue.overflow_list}) until a completion frees a slot.
  *
- * <p>Locking: {@link #sendLock} guards the send counters and overflow list only; verbs are
- * called without it.
+ * <p>Locking: {@link #sendLock} guards the send counters, the free slots and the overflow list
+ * only; verbs are called without it.
  */
 final class MadQp {
     private static final System.Logger LOG = System.getLogger(MadQp.class.getName());
@@ -48,21 +54,27 @@ final class MadQp {
     private final ByteBuffer recvRegion;
     private final long recvDma;
     private final RecvSlot[] slots;
+    private final ByteBuffer sendRegion;
+    private final long sendDma;
+    private final SendSlot[] sendSlots;
     private final Object sendLock = new Object();
     private int sendActive;
+    /** Indexes of the free send slots, a stack of {@link #freeCount}. */
+    private final int[] freeSlots;
+    private int freeCount;
     private final ArrayDeque<Seg> overflow = new ArrayDeque<>();
     private volatile boolean closing;
 
-    /** A posted send: one MAD on the wire, completed through {@code wr_cqe}. */
-    abstract static class Seg implements IbCqe {
+    /**
+     * A send: one MAD on the wire. Its bytes are copied into a send slot when it is posted, so
+     * the array may be the sender's own buffer (which the sender leaves alone until completion).
+     */
+    abstract static class Seg {
         final byte[] bytes;
         final IbAh ah;
         final int remoteQpn;
         final int remoteQkey;
         final int pkeyIndex;
-        MadQp owner;
-        ByteBuffer buf;
-        long dma;
 
         Seg(byte[] bytes, IbAh ah, int remoteQpn, int remoteQkey, int pkeyIndex) {
             this.bytes = bytes;
@@ -72,13 +84,29 @@ final class MadQp {
             this.pkeyIndex = pkeyIndex;
         }
 
-        @Override
-        public final void done(IbCq cq, Wc wc) {
-            owner.sendDone(this, wc.status);
-        }
-
         /** The send completed with {@code status} ({@code ib_mad_send_done()}). */
         abstract void completed(WcStatus status);
+    }
+
+    /** One send queue slot: its MAD in the send region and its work request, completed through {@code wr_cqe}. */
+    private final class SendSlot implements IbCqe {
+        final int slot;
+        final SendWr wr = new SendWr();
+        Seg seg;
+
+        SendSlot(int slot) {
+            this.slot = slot;
+            wr.opcode = WrOpcode.SEND;
+            wr.wrCqe = this;
+            wr.sendFlags = SendFlags.SIGNALED;
+            wr.sg(new Sge(sendDma + (long) slot * MadLayer.MAD_SIZE, MadLayer.MAD_SIZE, pd.localDmaLkey()));
+            wr.portNum = port.portNum;
+        }
+
+        @Override
+        public void done(IbCq cq, Wc wc) {
+            sendDone(this, wc.status);
+        }
     }
 
     private final class RecvSlot implements IbCqe {
@@ -122,6 +150,15 @@ final class MadQp {
         for (int i = 0; i < recvDepth; i++) {
             slots[i] = new RecvSlot(i);
         }
+        this.sendRegion = ByteBuffer.allocateDirect(sendDepth * MadLayer.MAD_SIZE);
+        this.sendDma = port.device.dmaMapSingle(sendRegion.duplicate());
+        this.sendSlots = new SendSlot[sendDepth];
+        this.freeSlots = new int[sendDepth];
+        for (int i = 0; i < sendDepth; i++) {
+            sendSlots[i] = new SendSlot(i);
+            freeSlots[i] = sendDepth - 1 - i;
+        }
+        this.freeCount = sendDepth;
     }
 
     /** {@code ib_mad_change_qp_state_to_rts()} then the initial receive posting. */
@@ -158,6 +195,7 @@ final class MadQp {
         }
         qp.destroy();
         port.device.dmaUnmapSingle(recvDma);
+        port.device.dmaUnmapSingle(sendDma);
         ArrayDeque<Seg> left;
         synchronized (sendLock) {
             left = new ArrayDeque<>(overflow);
@@ -173,20 +211,29 @@ final class MadQp {
     private void recvDone(RecvSlot s, Wc wc) {
         if (wc.status != WcStatus.SUCCESS) {
             if (!closing) {
-                port.count(org.rdma.mad.MadCounter.RECV_ERRORS);
+                port.count(MadCounter.RECV_ERRORS);
                 repost(s);
             }
             return;
         }
-        int len = Math.min(wc.byteLen, RECV_BUF);
-        byte[] raw = new byte[len];
-        recvRegion.get(s.slot * RECV_BUF, raw, 0, len);
-        Wc copy = new Wc();
-        copy.copyFrom(wc);
-        // Repost first: the buffer is free again once its bytes are copied out.
+        if (wc.byteLen < RECV_BUF) {
+            port.count(MadCounter.BAD_LENGTH);
+            repost(s);
+            return;
+        }
+        int base = s.slot * RECV_BUF;
+        byte[] mad = new byte[MadLayer.MAD_SIZE];
+        recvRegion.get(base + GRH_LEN, mad, 0, MadLayer.MAD_SIZE);
+        byte[] grh = null;
+        if ((wc.wcFlags & WcFlags.GRH) != 0) {
+            grh = new byte[GRH_LEN];
+            recvRegion.get(base, grh, 0, GRH_LEN);
+        }
+        MadRecvWc recv = new MadRecvWc(wc, grh, mad, MadLayer.MAD_SIZE);
+        // Repost first: the buffer is free again once its bytes (and the completion) are copied out.
         repost(s);
         try {
-            port.recv(this, copy, raw);
+            port.recv(this, recv);
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, port + ": MAD receive processing failed", e);
         }
@@ -206,35 +253,31 @@ final class MadQp {
 
     /** Posts {@code seg}, or queues it while the send queue is full. */
     void post(Seg seg) {
-        seg.owner = this;
         if (closing) {
             seg.completed(WcStatus.WR_FLUSH_ERR);
             return;
         }
+        SendSlot slot;
         synchronized (sendLock) {
             if (sendActive >= sendDepth) {
                 overflow.add(seg);
                 return;
             }
             sendActive++;
+            slot = sendSlots[freeSlots[--freeCount]];
         }
-        postNow(seg);
+        postNow(seg, slot);
     }
 
-    private void postNow(Seg seg) {
-        seg.buf = ByteBuffer.wrap(seg.bytes);
-        seg.dma = port.device.dmaMapSingle(seg.buf);
-        SendWr wr = new SendWr();
-        wr.opcode = WrOpcode.SEND;
-        wr.wrCqe = seg;
-        wr.sendFlags = SendFlags.SIGNALED;
-        wr.sg(new Sge(seg.dma, seg.bytes.length, pd.localDmaLkey()));
+    private void postNow(Seg seg, SendSlot slot) {
+        slot.seg = seg;
+        sendRegion.put(slot.slot * MadLayer.MAD_SIZE, seg.bytes, 0, MadLayer.MAD_SIZE);
+        SendWr wr = slot.wr;
         wr.ah = seg.ah;
         wr.remoteQpn = seg.remoteQpn;
         wr.remoteQkey = seg.remoteQkey;
         wr.pkeyIndex = seg.pkeyIndex;
-        wr.portNum = port.portNum;
-        port.count(org.rdma.mad.MadCounter.SENT);
+        port.count(MadCounter.SENT);
         int rc;
         try {
             rc = qp.postSend(wr, null);
@@ -243,30 +286,31 @@ final class MadQp {
             rc = -org.rdma.verbs.Errno.EINVAL.value;
         }
         if (rc != 0) {
-            sendDone(seg, WcStatus.LOC_QP_OP_ERR);
+            sendDone(slot, WcStatus.LOC_QP_OP_ERR);
         }
     }
 
-    private void sendDone(Seg seg, WcStatus status) {
-        if (seg.buf != null) {
-            port.device.dmaUnmapSingle(seg.dma);
-            seg.buf = null;
-        }
+    /** A slot's send completed: the next waiting MAD takes the slot, then the sender hears of it. */
+    private void sendDone(SendSlot slot, WcStatus status) {
+        Seg seg = slot.seg;
+        slot.seg = null;
         Seg next;
         synchronized (sendLock) {
-            sendActive--;
             next = overflow.poll();
-            if (next != null) {
-                sendActive++;
+            if (next == null) {
+                sendActive--;
+                freeSlots[freeCount++] = slot.slot;
             }
         }
-        try {
-            seg.completed(status);
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, port + ": MAD send completion failed", e);
+        if (seg != null) {
+            try {
+                seg.completed(status);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, port + ": MAD send completion failed", e);
+            }
         }
         if (next != null) {
-            postNow(next);
+            postNow(next, slot);
         }
     }
 }

@@ -49,6 +49,10 @@ final class SendBufImpl implements MadSendBuf {
     int newwin;
     /** Deadline of the ACK or response wait in clock nanoseconds; 0 when not waiting. */
     long deadline;
+    /** On the agent's list of outstanding sends ({@code agent_list}), between these two. */
+    boolean listed;
+    SendBufImpl prev;
+    SendBufImpl next;
 
     SendBufImpl(AgentImpl agent, int remoteQpn, int pkeyIndex, boolean rmpp, int hdrLen, int dataLen,
             int remoteQkey) {
@@ -72,13 +76,15 @@ final class SendBufImpl implements MadSendBuf {
         }
     }
 
-    /** Bytes of segment {@code seg} (1-based) as they go on the wire. */
+    /**
+     * Bytes of segment {@code seg} (1-based) as they go on the wire: the buffer itself without
+     * RMPP (the send queue copies it when it is posted), else the segment with its RMPP header.
+     */
     byte[] segment(int seg) {
-        byte[] out = new byte[MadLayer.MAD_SIZE];
         if (!rmpp) {
-            System.arraycopy(mad, 0, out, 0, MadLayer.MAD_SIZE);
-            return out;
+            return mad;
         }
+        byte[] out = new byte[MadLayer.MAD_SIZE];
         System.arraycopy(mad, 0, out, 0, hdrLen);
         System.arraycopy(mad, hdrLen + (seg - 1) * segSize, out, hdrLen, segSize);
         int flags = org.rdma.mad.Rmpp.FLAG_ACTIVE;

@@ -252,6 +252,79 @@ class MadLayerTest {
         assertEquals(-Errno.ENODEV.value, net.mad.postSendMad(request(client, 11, 1, 5)));
     }
 
+    @Test
+    void aBurstBeyondTheSendQueueWaitsItsTurnAndEveryAnswerFindsItsRequest() {
+        net.bringUp("A", "B", "C");
+        int burst = 3 * MadLayer.SEND_QUEUE_SIZE;
+        MadAgent echo = net.mad.registerMadAgent(b, 1, QpType.GSI, MadRegRequest.of(CLASS, 1, MadHdr.IB_MGMT_METHOD_GET),
+                0, (ag, wc) -> net.mad.freeSendMad(wc.sendBuf()), (ag, sb, wc) -> {
+                    MadSendBuf resp = net.mad.createResponse(ag, wc, false, 24, 232);
+                    resp.mad()[3] = (byte) MadHdr.IB_MGMT_METHOD_GET_RESP;
+                    assertEquals(0, net.mad.postSendMad(resp));
+                }, null, 0);
+        MadAgent client = agent(a, QpType.GSI, null);
+        long sentBefore = net.mad.counter(a, 1, MadCounter.SENT);
+        List<MadSendBuf> reqs = new ArrayList<>();
+        for (int i = 0; i < burst; i++) {
+            MadSendBuf req = request(client, 11, MadHdr.IB_MGMT_METHOD_GET, i);
+            ByteBuffer.wrap(req.mad()).putInt(64, 0x5a000000 | i);
+            req.setTimeoutMs(1000);
+            assertEquals(0, net.mad.postSendMad(req));
+            reqs.add(req);
+        }
+        net.settle();
+        assertEquals(burst, received.size());
+        for (Object[] r : received) {
+            MadSendBuf req = (MadSendBuf) r[1];
+            MadRecvWc wc = (MadRecvWc) r[2];
+            assertEquals(ByteBuffer.wrap(req.mad()).getInt(64), ByteBuffer.wrap(wc.mad()).getInt(64),
+                    "the answer carries the data of the request it matched: no send slot was overwritten early");
+        }
+        assertEquals(burst, sent.size());
+        assertTrue(sent.stream().allMatch(w -> w.status() == WcStatus.SUCCESS));
+        assertEquals(0, net.clock.pending(), "every request answered: no timer left behind");
+        assertEquals(burst, net.mad.counter(a, 1, MadCounter.SENT) - sentBefore);
+        net.mad.unregisterMadAgent(echo);
+    }
+
+    @Test
+    void answeringOrCancellingOneRequestLeavesTheOthersTimeoutsAlone() {
+        net.bringUp("A", "B", "C");
+        agent(b, QpType.GSI, MadRegRequest.of(CLASS, 1, MadHdr.IB_MGMT_METHOD_GET)); // never answers
+        MadAgent client = agent(a, QpType.GSI, null);
+        MadSendBuf first = request(client, 11, MadHdr.IB_MGMT_METHOD_GET, 1);
+        first.setTimeoutMs(100);
+        MadSendBuf second = request(client, 11, MadHdr.IB_MGMT_METHOD_GET, 2);
+        second.setTimeoutMs(300);
+        net.mad.postSendMad(first);
+        net.mad.postSendMad(second);
+        net.settle();
+        net.mad.cancelMad(first);
+        net.settle();
+        assertEquals(List.of(WcStatus.WR_FLUSH_ERR), sent.stream().map(MadSendWc::status).toList());
+        net.advance(299);
+        assertEquals(1, sent.size(), "the timer armed for the cancelled request found nothing due");
+        net.advance(1);
+        assertEquals(2, sent.size());
+        assertSame(second, sent.get(1).sendBuf());
+        assertEquals(WcStatus.RESP_TIMEOUT_ERR, sent.get(1).status());
+        assertEquals(0, net.clock.pending());
+        // a shorter timeout posted behind a longer one still fires first
+        sent.clear();
+        MadSendBuf slow = request(client, 11, MadHdr.IB_MGMT_METHOD_GET, 3);
+        slow.setTimeoutMs(500);
+        MadSendBuf quick = request(client, 11, MadHdr.IB_MGMT_METHOD_GET, 4);
+        quick.setTimeoutMs(50);
+        net.mad.postSendMad(slow);
+        net.mad.postSendMad(quick);
+        net.settle();
+        net.advance(50);
+        assertEquals(List.of(quick), sent.stream().map(MadSendWc::sendBuf).toList());
+        net.advance(450);
+        assertEquals(List.of(quick, slow), sent.stream().map(MadSendWc::sendBuf).toList());
+        assertEquals(0, net.clock.pending());
+    }
+
     private int countRecv(IbDevice d) {
         return (int) received.stream().filter(x -> ((MadAgent) x[0]).device() == d).count();
     }

@@ -29,13 +29,13 @@ import org.rdma.mad.sa.ServiceRecord;
 import org.rdma.verbs.AhAttr;
 import org.rdma.verbs.Errno;
 import org.rdma.verbs.Gid;
+import org.rdma.verbs.GidAttr;
 import org.rdma.verbs.IbClient;
 import org.rdma.verbs.IbDevice;
 import org.rdma.verbs.IbEventType;
 import org.rdma.verbs.IbEventHandler;
 import org.rdma.verbs.LinkLayer;
 import org.rdma.verbs.PortAttr;
-import org.rdma.verbs.PortIndex;
 import org.rdma.verbs.QpType;
 import org.rdma.verbs.RdmaException;
 import org.rdma.verbs.WcStatus;
@@ -341,8 +341,9 @@ public final class SaLayer implements IbClient, SaService {
         if (q == null) {
             return;
         }
-        byte[] m = wc.bytes();
-        int status = wc.hdr().status != 0 ? -Errno.EINVAL.value : 0;
+        // the MAD layer made the array for this receive: no copy unless RMPP left padding behind it
+        byte[] m = wc.madLen() == wc.mad().length ? wc.mad() : wc.bytes();
+        int status = MadHdr.status(m, 0) != 0 ? -Errno.EINVAL.value : 0;
         q.callback.done(status, m);
     }
 
@@ -467,8 +468,9 @@ public final class SaLayer implements IbClient, SaService {
 
     @Override
     public void initAhAttrFromPath(IbDevice device, int portNum, PathRecord rec, AhAttr ah) {
-        RdmaException.check(portNum >= device.startPort() && portNum <= device.endPort(), Errno.EINVAL,
-                device.name() + ": no port " + portNum);
+        if (portNum < device.startPort() || portNum > device.endPort()) {
+            throw new RdmaException(Errno.EINVAL, device.name() + ": no port " + portNum);
+        }
         boolean roce = device.getLinkLayer(portNum) != LinkLayer.INFINIBAND;
         ah.portNum = portNum;
         ah.sl = rec.sl;
@@ -487,13 +489,18 @@ public final class SaLayer implements IbClient, SaService {
 
     /** {@code ib_find_cached_gid_by_port()}: the index of {@code sgid} on the port; ENOENT. */
     private static int sgidIndex(IbDevice device, int portNum, Gid sgid) {
+        GidAttr a = null;
         try {
-            PortIndex pi = device.findGid(sgid);
-            if (pi.port == portNum) {
-                return pi.index;
+            a = device.findGidAttr(sgid, null, null);
+            if (a.portNum() == portNum) {
+                return a.index();
             }
         } catch (RdmaException e) {
             // not in the lookup: scan the port's table below
+        } finally {
+            if (a != null) {
+                a.put();
+            }
         }
         int len = device.queryPort(portNum).gidTblLen;
         for (int i = 0; i < len; i++) {
