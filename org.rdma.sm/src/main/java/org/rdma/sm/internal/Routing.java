@@ -150,7 +150,11 @@ final class Routing {
         return pi == null || pi.mtuCap == 0 ? PortInfo.MTU_4096 : pi.mtuCap;
     }
 
-    /** The IBTA rate code ({@code enum ib_rate}) of a port's active width and speed. */
+    /** IB_RATE_2_5_GBPS .. IB_RATE_120_GBPS by link rate in tenths of Gb/s, fastest first. */
+    private static final int[][] RATE_CODES =
+            {{1200, 10}, {800, 9}, {600, 8}, {400, 7}, {300, 4}, {200, 6}, {100, 3}, {50, 5}, {25, 2}};
+
+    /** The IBTA rate code ({@code enum ib_rate}) of a port's active width and speed: the largest not above the link's rate. */
     static int rateOf(PortInfo pi) {
         if (pi == null) {
             return 3;
@@ -168,9 +172,7 @@ final class Routing {
             default -> 100;
         };
         int gbpsTenths = lanes * laneTenths;
-        // IB_RATE_2_5_GBPS .. IB_RATE_120_GBPS, largest not above the link's rate
-        int[][] codes = {{1200, 10}, {800, 9}, {600, 8}, {400, 7}, {300, 4}, {200, 6}, {100, 3}, {50, 5}, {25, 2}};
-        for (int[] c : codes) {
+        for (int[] c : RATE_CODES) {
             if (gbpsTenths >= c[0]) {
                 return c[1];
             }

@@ -73,7 +73,8 @@ final class SaServer {
 
     private final SubnetManager sm;
     private MadAgent agent;
-    private final Map<String, Integer> requests = new HashMap<>();
+    /** Requests seen, by {@link #key}. */
+    private final Map<Integer, Integer> requests = new HashMap<>();
     private final Map<Gid, Group> groups = new LinkedHashMap<>();
     private final List<Service> services = new ArrayList<>();
     private long mgidCounter;
@@ -107,8 +108,8 @@ final class SaServer {
         return requests.getOrDefault(key(method, attrId), 0);
     }
 
-    private static String key(int method, int attrId) {
-        return method + "/" + attrId;
+    private static Integer key(int method, int attrId) {
+        return method << 16 | attrId;
     }
 
     /** The members of every group, as end ports of {@code s}, by MLID. */
@@ -200,18 +201,20 @@ final class SaServer {
         return out;
     }
 
+    /** The end ports with this LID and/or port GUID: one lookup when either is given (both are unique). */
     private static List<EndPort> endPorts(Subnet s, Gid gid, boolean byGid, int lid, boolean byLid) {
-        List<EndPort> out = new ArrayList<>();
-        for (EndPort ep : s.ports.values()) {
-            if (byGid && ep.guid != gid.interfaceId()) {
-                continue;
+        EndPort ep;
+        if (byLid) {
+            ep = s.byLid.get(lid);
+            if (ep != null && byGid && ep.guid != gid.interfaceId()) {
+                ep = null;
             }
-            if (byLid && ep.lid != lid) {
-                continue;
-            }
-            out.add(ep);
+        } else if (byGid) {
+            ep = s.ports.get(gid.interfaceId());
+        } else {
+            return new ArrayList<>(s.ports.values());
         }
-        return out;
+        return ep == null ? List.of() : List.of(ep);
     }
 
     /** The component-mask checks beyond the end points: P_Key, SL, MTU, rate and lifetime selectors. */

@@ -117,7 +117,7 @@ public final class DeviceCache {
                     + " outside the table of " + g.length);
         }
         if (g[index] == null) {
-            throw new RdmaException(Errno.ENOENT, device.name() + "/" + port + ": GID index " + index + " is empty");
+            throw RdmaException.miss(Errno.ENOENT, () -> device.name() + "/" + port + ": GID index " + index + " is empty");
         }
         return g[index];
     }
@@ -149,7 +149,7 @@ public final class DeviceCache {
                 }
             }
         }
-        throw new RdmaException(Errno.ENOENT, device.name() + ": GID " + gid + " not found");
+        throw RdmaException.miss(Errno.ENOENT, () -> device.name() + ": GID " + gid + " not found");
     }
 
     /** {@code ib_find_gid()}: InfiniBand ports only, as in the kernel; ENOENT. */
@@ -165,7 +165,7 @@ public final class DeviceCache {
                 }
             }
         }
-        throw new RdmaException(Errno.ENOENT, device.name() + ": GID " + gid + " not found");
+        throw RdmaException.miss(Errno.ENOENT, () -> device.name() + ": GID " + gid + " not found");
     }
 
     /** {@code ib_get_cached_pkey()}. */

@@ -25,13 +25,18 @@ public final class MrPool implements IbMrPool {
     private static final System.Logger LOG = System.getLogger(MrPool.class.getName());
 
     private final IbPd pd;
+    /** The list's name ({@code rdma_mrs}, {@code sig_mrs}); messages add the device's. */
     private final String what;
     private final AtomicInteger mrsUsed;
-    private final ArrayDeque<IbMr> free = new ArrayDeque<>();
-    private final Set<IbMr> all = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** Made when {@link #init} first fills the pool: most QPs never take MRs for rdma_rw. */
+    private ArrayDeque<IbMr> free;
+    private Set<IbMr> all;
     private boolean destroyed;
 
-    /** A list named {@code what} of a QP on {@code pd}; {@code mrsUsed} is the QP's {@code mrs_used}. */
+    /**
+     * A list named {@code what} of a QP on {@code pd}; {@code mrsUsed} is the QP's {@code mrs_used}.
+     * Every QP has two: the device's name joins the list's only in messages, not per QP.
+     */
     public MrPool(IbPd pd, String what, AtomicInteger mrsUsed) {
         this.pd = pd;
         this.what = what;
@@ -40,7 +45,7 @@ public final class MrPool implements IbMrPool {
 
     @Override
     public void init(int nr, MrType type, int maxNumSg, int maxNumMetaSg) {
-        RdmaException.check(nr >= 0 && type != null, Errno.EINVAL, what + ": bad pool size " + nr + " or type");
+        RdmaException.check(nr >= 0 && type != null, Errno.EINVAL, this + ": bad pool size " + nr + " or type");
         synchronized (this) {
             destroyed = false;
         }
@@ -49,6 +54,10 @@ public final class MrPool implements IbMrPool {
                 IbMr mr = type == MrType.INTEGRITY ? pd.allocMrIntegrity(maxNumSg, maxNumMetaSg)
                         : pd.allocMr(type, maxNumSg);
                 synchronized (this) {
+                    if (all == null) {
+                        free = new ArrayDeque<>();
+                        all = Collections.newSetFromMap(new IdentityHashMap<>());
+                    }
                     free.addLast(mr);
                     all.add(mr);
                 }
@@ -61,7 +70,7 @@ public final class MrPool implements IbMrPool {
 
     @Override
     public synchronized IbMr get() {
-        IbMr mr = free.pollFirst();
+        IbMr mr = free == null ? null : free.pollFirst();
         if (mr != null) {
             mrsUsed.incrementAndGet();
         }
@@ -71,7 +80,7 @@ public final class MrPool implements IbMrPool {
     @Override
     public void put(IbMr mr) {
         synchronized (this) {
-            if (mr != null && all.contains(mr)) {
+            if (mr != null && all != null && all.contains(mr)) {
                 free.addFirst(mr);
                 mrsUsed.decrementAndGet();
                 return;
@@ -80,7 +89,7 @@ public final class MrPool implements IbMrPool {
                 return;
             }
         }
-        throw new RdmaException(Errno.EINVAL, what + ": MR 0x" + Integer.toHexString(mr.lkey()) + " is not from this pool");
+        throw new RdmaException(Errno.EINVAL, this + ": MR 0x" + Integer.toHexString(mr.lkey()) + " is not from this pool");
     }
 
     @Override
@@ -88,12 +97,12 @@ public final class MrPool implements IbMrPool {
         List<IbMr> doomed;
         synchronized (this) {
             destroyed = true;
-            if (all.isEmpty()) {
+            if (all == null || all.isEmpty()) {
                 return; // the common case: a QP that never had MRs for rdma_rw
             }
             int taken = all.size() - free.size();
             if (taken > 0) {
-                LOG.log(Level.WARNING, what + ": destroying the pool with " + taken + " MR(s) still taken");
+                LOG.log(Level.WARNING, this + ": destroying the pool with " + taken + " MR(s) still taken");
                 mrsUsed.addAndGet(-taken);
             }
             doomed = new ArrayList<>(all);
@@ -104,18 +113,18 @@ public final class MrPool implements IbMrPool {
             try {
                 mr.dereg();
             } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, what + ": could not deregister MR 0x" + Integer.toHexString(mr.lkey()), e);
+                LOG.log(Level.WARNING, this + ": could not deregister MR 0x" + Integer.toHexString(mr.lkey()), e);
             }
         }
     }
 
     @Override
     public synchronized int size() {
-        return free.size();
+        return free == null ? 0 : free.size();
     }
 
     @Override
     public String toString() {
-        return what;
+        return pd.device().name() + " " + what;
     }
 }

@@ -44,13 +44,16 @@ final class CoreAh extends CoreObject<ProviderAh> implements IbAh {
      * {@code out} holding an SGID reference (taken from the cache when the caller gave none).
      */
     static void prepare(CoreDevice dev, AhAttr request, AhAttr out) {
-        dev.checkPort(request.portNum);
         LinkLayer ll = dev.getLinkLayer(request.portNum);
         AhAttrType expected = ll == LinkLayer.ETHERNET ? AhAttrType.ROCE : AhAttrType.IB;
-        RdmaException.check(request.type == AhAttrType.UNDEFINED || request.type == expected, Errno.EINVAL,
-                dev.name() + "/" + request.portNum + ": address type " + request.type + " on a " + ll + " port");
-        RdmaException.check(ll != LinkLayer.ETHERNET || request.hasGrh(), Errno.EINVAL,
-                dev.name() + "/" + request.portNum + ": RoCE addresses need a GRH");
+        // an AH per MAD response passes here: the messages are built only on failure
+        if (request.type != AhAttrType.UNDEFINED && request.type != expected) {
+            throw new RdmaException(Errno.EINVAL,
+                    dev.name() + "/" + request.portNum + ": address type " + request.type + " on a " + ll + " port");
+        }
+        if (ll == LinkLayer.ETHERNET && !request.hasGrh()) {
+            throw new RdmaException(Errno.EINVAL, dev.name() + "/" + request.portNum + ": RoCE addresses need a GRH");
+        }
         AhAttr.copy(out, request);
         out.type = expected;
         if (out.hasGrh() && out.grh.sgidAttr == null) {

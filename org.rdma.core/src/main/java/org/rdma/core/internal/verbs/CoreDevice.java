@@ -8,8 +8,6 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -111,7 +109,6 @@ public final class CoreDevice implements IbDevice, DeviceContext {
     final DeviceCache cache;
     final Restrack restrack;
     private final DmaMapper dma = new DmaMapper();
-    final Set<CoreObject<?>> live = ConcurrentHashMap.newKeySet();
 
     private volatile State state = State.REGISTERING;
     private final AtomicInteger refcount = new AtomicInteger(1);
@@ -623,7 +620,12 @@ public final class CoreDevice implements IbDevice, DeviceContext {
      * DMA mappings and cache references.
      */
     public void destroyLeftovers() {
-        List<CoreObject<?>> left = new ArrayList<>(live);
+        List<CoreObject<?>> left = new ArrayList<>();
+        for (Object o : restrack.objects()) {
+            if (o instanceof CoreObject<?> c) {
+                left.add(c);
+            }
+        }
         if (!left.isEmpty()) {
             LOG.log(Level.WARNING, "{0}: destroying {1} object(s) left by clients", name, left.size());
         }

@@ -46,10 +46,9 @@ abstract class CoreObject<P> {
         }
     }
 
-    /** Publishes the complete object to the resource tracker and the device's live set. */
+    /** Publishes the complete object to the resource tracker, where device removal finds it too. */
     final void track(Restrack.Type type, String owner, Supplier<Map<String, String>> attrs) {
-        res = dev.restrack.add(type, owner, attrs);
-        dev.live.add(this);
+        res = dev.restrack.add(type, owner, attrs, this);
     }
 
     final long resId() {
@@ -70,7 +69,6 @@ abstract class CoreObject<P> {
 
     final void untrack() {
         dev.restrack.del(res);
-        dev.live.remove(this);
     }
 
     final boolean isDestroyed() {

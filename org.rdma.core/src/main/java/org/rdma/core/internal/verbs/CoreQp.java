@@ -67,8 +67,8 @@ final class CoreQp extends CoreObject<ProviderQp> implements IbQp, CoreQpAttrs {
         this.srq = srq;
         this.context = init.qpContext;
         this.integrityEn = (init.createFlags & QpInitAttr.CREATE_INTEGRITY_EN) != 0;
-        this.rdmaMrs = new MrPool(pd, pd.dev.name() + " rdma_mrs", mrsUsed);
-        this.sigMrs = new MrPool(pd, pd.dev.name() + " sig_mrs", mrsUsed);
+        this.rdmaMrs = new MrPool(pd, "rdma_mrs", mrsUsed);
+        this.sigMrs = new MrPool(pd, "sig_mrs", mrsUsed);
     }
 
     static CoreQp create(CorePd pd, QpInitAttr init) {
@@ -76,9 +76,9 @@ final class CoreQp extends CoreObject<ProviderQp> implements IbQp, CoreQpAttrs {
         RdmaException.check(init.qpType != null, Errno.EINVAL, "QP type missing");
         CoreCq scq = ownCq(dev, init.sendCq, "send");
         CoreCq rcq = ownCq(dev, init.recvCq, "receive");
-        if (init.qpType != QpType.XRC_TGT) {
-            RdmaException.check(scq != null && rcq != null, Errno.EINVAL, dev.name() + ": a " + init.qpType
-                    + " QP needs a send and a receive CQ");
+        // every QP a connection makes passes here: the messages are built only on failure
+        if (init.qpType != QpType.XRC_TGT && (scq == null || rcq == null)) {
+            throw new RdmaException(Errno.EINVAL, dev.name() + ": a " + init.qpType + " QP needs a send and a receive CQ");
         }
         CoreSrq srq = null;
         if (init.srq != null) {
@@ -91,9 +91,10 @@ final class CoreQp extends CoreObject<ProviderQp> implements IbQp, CoreQpAttrs {
             RdmaException.check(init.qpType != QpType.SMI || dev.getLinkLayer(init.portNum) == LinkLayer.INFINIBAND,
                     Errno.EINVAL, dev.name() + "/" + init.portNum + ": no SMI QP on a RoCE port");
         }
-        RdmaException.check((init.createFlags & QpInitAttr.CREATE_INTEGRITY_EN) == 0
-                || (dev.attrsRef().kernelCapFlags & DeviceCapFlags.IBK_INTEGRITY_HANDOVER) != 0, Errno.EINVAL,
-                dev.name() + ": IB_QP_CREATE_INTEGRITY_EN without integrity handover");
+        if ((init.createFlags & QpInitAttr.CREATE_INTEGRITY_EN) != 0
+                && (dev.attrsRef().kernelCapFlags & DeviceCapFlags.IBK_INTEGRITY_HANDOVER) == 0) {
+            throw new RdmaException(Errno.EINVAL, dev.name() + ": IB_QP_CREATE_INTEGRITY_EN without integrity handover");
+        }
         if (init.cap.maxRdmaCtxs > 0) {
             RwQp.initQp(dev, dev.attrsRef(), init);
         }
@@ -131,24 +132,31 @@ final class CoreQp extends CoreObject<ProviderQp> implements IbQp, CoreQpAttrs {
         if (cq == null) {
             return null;
         }
-        RdmaException.check(cq instanceof CoreCq && ((CoreCq) cq).dev == dev, Errno.EINVAL,
-                dev.name() + ": " + which + " CQ belongs to another device");
+        if (!(cq instanceof CoreCq) || ((CoreCq) cq).dev != dev) {
+            throw new RdmaException(Errno.EINVAL, dev.name() + ": " + which + " CQ belongs to another device");
+        }
         return (CoreCq) cq;
     }
 
     /** The limits every driver shares ({@code rxe_qp_chk_cap()} in spirit): EINVAL beyond the device's. */
     private static void checkCaps(CoreDevice dev, QpInitAttr init) {
         DeviceAttr a = dev.attrsRef();
-        RdmaException.check(init.cap.maxSendWr >= 0 && init.cap.maxSendWr <= a.maxQpWr, Errno.EINVAL,
-                dev.name() + ": max_send_wr " + init.cap.maxSendWr + " > max_qp_wr " + a.maxQpWr);
-        RdmaException.check(init.cap.maxRecvWr >= 0 && (init.srq != null || init.cap.maxRecvWr <= a.maxQpWr),
-                Errno.EINVAL, dev.name() + ": max_recv_wr " + init.cap.maxRecvWr + " > max_qp_wr " + a.maxQpWr);
-        RdmaException.check(init.cap.maxSendSge >= 0 && init.cap.maxSendSge <= a.maxSendSge, Errno.EINVAL,
-                dev.name() + ": max_send_sge " + init.cap.maxSendSge + " > " + a.maxSendSge);
-        RdmaException.check(init.cap.maxRecvSge >= 0 && init.cap.maxRecvSge <= a.maxRecvSge, Errno.EINVAL,
-                dev.name() + ": max_recv_sge " + init.cap.maxRecvSge + " > " + a.maxRecvSge);
-        RdmaException.check(init.cap.maxInlineData >= 0 && init.cap.maxInlineData <= Math.max(a.maxInlineData, 0),
-                Errno.EINVAL, dev.name() + ": max_inline_data " + init.cap.maxInlineData + " > " + a.maxInlineData);
+        if (init.cap.maxSendWr < 0 || init.cap.maxSendWr > a.maxQpWr) {
+            throw new RdmaException(Errno.EINVAL, dev.name() + ": max_send_wr " + init.cap.maxSendWr + " > max_qp_wr " + a.maxQpWr);
+        }
+        if (init.cap.maxRecvWr < 0 || init.srq == null && init.cap.maxRecvWr > a.maxQpWr) {
+            throw new RdmaException(Errno.EINVAL, dev.name() + ": max_recv_wr " + init.cap.maxRecvWr + " > max_qp_wr " + a.maxQpWr);
+        }
+        if (init.cap.maxSendSge < 0 || init.cap.maxSendSge > a.maxSendSge) {
+            throw new RdmaException(Errno.EINVAL, dev.name() + ": max_send_sge " + init.cap.maxSendSge + " > " + a.maxSendSge);
+        }
+        if (init.cap.maxRecvSge < 0 || init.cap.maxRecvSge > a.maxRecvSge) {
+            throw new RdmaException(Errno.EINVAL, dev.name() + ": max_recv_sge " + init.cap.maxRecvSge + " > " + a.maxRecvSge);
+        }
+        if (init.cap.maxInlineData < 0 || init.cap.maxInlineData > Math.max(a.maxInlineData, 0)) {
+            throw new RdmaException(Errno.EINVAL,
+                    dev.name() + ": max_inline_data " + init.cap.maxInlineData + " > " + a.maxInlineData);
+        }
     }
 
     private Map<String, String> resAttrs() {
@@ -216,8 +224,9 @@ final class CoreQp extends CoreObject<ProviderQp> implements IbQp, CoreQpAttrs {
 
     @Override
     public synchronized void modify(QpAttr attr, int mask) {
-        RdmaException.check((mask & ~QpAttrMask.ALL) == 0, Errno.EINVAL,
-                "unknown QP attribute mask bits 0x" + Integer.toHexString(mask & ~QpAttrMask.ALL));
+        if ((mask & ~QpAttrMask.ALL) != 0) {
+            throw new RdmaException(Errno.EINVAL, "unknown QP attribute mask bits 0x" + Integer.toHexString(mask & ~QpAttrMask.ALL));
+        }
         QpState cur = (mask & QpAttrMask.CUR_STATE) != 0 ? attr.curQpState : provider.state();
         QpState next = (mask & QpAttrMask.STATE) != 0 ? attr.qpState : cur;
         if (!QpStateTable.modifyQpIsOk(cur, next, type, mask)) {
