@@ -92,9 +92,14 @@ public final class DeviceVerbs {
     }
 
     private <T> T provider(Object core, Class<T> type, String what) {
-        RdmaException.check(core != null, Errno.EINVAL, what + " missing");
+        // runs for every AH and QP a connection creates: the message is built only on failure
+        if (core == null) {
+            throw new RdmaException(Errno.EINVAL, what + " missing");
+        }
         T t = dev.ctx.providerOf(core, type);
-        RdmaException.check(t != null, Errno.EINVAL, what + " of another device");
+        if (t == null) {
+            throw new RdmaException(Errno.EINVAL, what + " of another device");
+        }
         return t;
     }
 
@@ -107,7 +112,9 @@ public final class DeviceVerbs {
     /** {@code create_ah}. */
     public ProviderAh createAh(IbAh ah, AhAttr attr) {
         RvtPd pd = provider(ah.pd(), RvtPd.class, "PD");
-        RdmaException.check(dev.validPort(attr.portNum), Errno.EINVAL, "no port " + attr.portNum);
+        if (!dev.validPort(attr.portNum)) {
+            throw new RdmaException(Errno.EINVAL, "no port " + attr.portNum);
+        }
         take(ahs, dev.attr.maxAh, "AHs");
         try {
             return new RvtAh(pd, attr, dev.driver, ahs::decrementAndGet);

@@ -262,8 +262,8 @@ final class Requester {
                 tx.payload = qp.seg.buf;
                 tx.payloadOffset = qp.seg.index;
                 tx.payloadStable = qp.isRc();
-            } else if (cursor.gather(qp.bounce, 0, pay, qp.seg)) {
-                tx.payload = qp.bounce;
+            } else if (cursor.gather(qp.bounce(), 0, pay, qp.seg)) {
+                tx.payload = qp.bounce();
                 tx.payloadOffset = 0;
                 tx.payloadStable = false;
             } else {

@@ -502,7 +502,7 @@ final class Responder {
                     tx.payloadOffset = qp.seg.index;
                     tx.payloadStable = true;
                 } else if (gather(mr, at, pay)) {
-                    tx.payload = qp.bounce;
+                    tx.payload = qp.bounce();
                     tx.payloadOffset = 0;
                     tx.payloadStable = false;
                 } else {
@@ -515,14 +515,14 @@ final class Responder {
 
     private boolean gather(RvtMr mr, long va, int len) {
         if (mr.sig != null) {
-            return mr.sigGather(va, qp.bounce, 0, len);
+            return mr.sigGather(va, qp.bounce(), 0, len);
         }
         int off = 0;
         while (off < len) {
             if (!mr.translate(va + off, len - off, qp.seg)) {
                 return false;
             }
-            qp.bounce.put(off, qp.seg.buf, qp.seg.index, qp.seg.len);
+            qp.bounce().put(off, qp.seg.buf, qp.seg.index, qp.seg.len);
             off += qp.seg.len;
         }
         return true;

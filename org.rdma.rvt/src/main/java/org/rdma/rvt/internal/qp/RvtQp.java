@@ -110,7 +110,8 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
 
     // shared by the machines (one runs at a time)
     final RvtPacket tx = new RvtPacket();
-    final ByteBuffer bounce;
+    /** Payload gathered from several segments; made on first use (most QPs never need it). */
+    private ByteBuffer bounce;
     final Seg seg = new Seg();
     final Wc sendWc = new Wc();
     final Wc recvWc = new Wc();
@@ -151,7 +152,6 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
             sq[i] = new Swqe(maxSendSge, maxInline);
         }
         this.rq = srq == null ? new RecvQueue(Math.max(1, init.cap.maxRecvWr), Math.max(1, init.cap.maxRecvSge)) : null;
-        this.bounce = ByteBuffer.allocate(4096 + RvtPacket.GRH_BYTES);
         this.req = new Requester(this);
         this.comp = new Completer(this);
         this.resp = new Responder(this, Math.max(1, dev.attr.maxQpRdAtom), Math.max(1, init.cap.maxRecvSge),
@@ -191,6 +191,16 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
 
     boolean isRc() {
         return type == QpType.RC;
+    }
+
+    /** The bounce buffer (task held): one path MTU of payload plus a GRH. */
+    ByteBuffer bounce() {
+        ByteBuffer b = bounce;
+        if (b == null) {
+            b = ByteBuffer.allocate(4096 + RvtPacket.GRH_BYTES);
+            bounce = b;
+        }
+        return b;
     }
 
     boolean isUd() {
