@@ -212,10 +212,10 @@ final class RxeNet implements AutoCloseable {
      */
     private static final class Flow {
         final DatagramChannel any;
+        /** The source port; the connected socket is bound to it too (SO_REUSEPORT). */
         final int port;
         /** Written once under the side's monitor; {@link #peer} is published last. */
         DatagramChannel connected;
-        int connectedPort;
         volatile Dest peer;
         boolean connectFailed;
 
@@ -296,7 +296,6 @@ final class RxeNet implements AutoCloseable {
                         throw e;
                     }
                     f.connected = ch;
-                    f.connectedPort = ((InetSocketAddress) ch.getLocalAddress()).getPort();
                     f.peer = dst;
                 } catch (IOException e) {
                     f.connectFailed = true;
@@ -378,7 +377,7 @@ final class RxeNet implements AutoCloseable {
             Flow flow = flow(side, RxeWire.sourcePort(qpn));
             Dest dst = destination(dgid, src);
             boolean conn = connected(side, flow, dst);
-            int sport = conn ? flow.connectedPort : flow.port;
+            int sport = flow.port;
             byte[] h = b.head;
             int ip;
             int at;
