@@ -140,7 +140,7 @@ final class Requester {
                 if (w.has(Opcodes.READ_OR_ATOMIC) && rdAtomicInFlight >= Math.max(1, qp.maxRdAtomic)) {
                     return did;
                 }
-                if (qp.isRc() && needsCredit(w) && !unlimitedCredit && Psn.compareMsn(w.ssn, lsn + 1) > 0) {
+                if (creditShort(w)) {
                     return did;
                 }
                 if (!start(w)) {
@@ -163,6 +163,14 @@ final class Requester {
                 return did;
             }
         }
+    }
+
+    /**
+     * Whether {@code w} will wait for end-to-end credits: the request before it then asks for an
+     * ACK, whose AETH brings them. Requests that use no receive WQE never wait.
+     */
+    private boolean creditShort(Swqe w) {
+        return qp.isRc() && needsCredit(w) && !unlimitedCredit && Psn.compareMsn(w.ssn, lsn + 1) > 0;
     }
 
     private static boolean needsCredit(Swqe w) {
@@ -333,7 +341,7 @@ final class Requester {
         if (last) {
             unackedMsgs++;
             return w.signaled || idx + 1 == qp.sqHead || unackedMsgs >= RvtQp.ACK_EVERY_MSGS
-                    || (!unlimitedCredit && Psn.compareMsn(w.ssn + 1, lsn + 1) > 0);
+                    || creditShort(qp.sq[(idx + 1) & qp.sqMask]);
         }
         return ++noackPkts >= RvtQp.ACK_EVERY_PKTS;
     }
