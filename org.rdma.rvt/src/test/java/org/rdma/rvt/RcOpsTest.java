@@ -136,6 +136,23 @@ class RcOpsTest {
     }
 
     @Test
+    void writesToAQpWithoutReceivesShareOneAck() {
+        setUp(Wire.Mode.SYNC, false);
+        SendWr head = null;
+        for (int i = 7; i >= 0; i--) {
+            SendWr w = rdma(WrOpcode.RDMA_WRITE, i, IOVA_A + 64 * i, 64, IOVA_B + 64 * i);
+            w.sendFlags = i == 7 ? SendFlags.SIGNALED : 0;
+            w.next = head;
+            head = w;
+        }
+        post(head);
+        assertEquals(7, one(pair.a.scq).wrId);
+        // no receive WQE is posted, so no credit is advertised; WRITEs need none
+        assertEquals(8 + 1, rig.wire.sent, "8 WRITEs and one coalesced ACK");
+        assertRange(bufA, 0, bufB, 0, 8 * 64);
+    }
+
+    @Test
     void rdmaWriteWithImmConsumesAReceive() {
         recv(9, 0, 0);
         SendWr w = rdma(WrOpcode.RDMA_WRITE_WITH_IMM, 4, IOVA_A, 3000, IOVA_B + 4096);
