@@ -6,6 +6,7 @@ import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
@@ -20,7 +21,10 @@ import org.openjdk.jmh.annotations.TearDown;
  * direct ByteBuffers (what the responder's one copy per packet is made of);</li>
  * <li>{@link #write64k}: RC RDMA WRITE of 64 KiB between two mlx4sim HCAs across the switch, path
  * MTU 4096, send queue depth 128, every 32nd signalled;</li>
- * <li>{@link #write8}: the same with 8-byte WRITEs (message rate).</li>
+ * <li>{@link #write8}: the same with 8-byte WRITEs (message rate);</li>
+ * <li>{@link #write8list}: 8-byte WRITEs posted in lists of {@link #POST_LIST} (perftest's
+ * {@code --post_list}). The fabric delivers inside the post, so a single post drains the send
+ * queue and its WRITE asks for an ACK; a list shares one.</li>
  * </ul>
  * Run with {@code -prof gc} for the bytes allocated per operation ({@code gc.alloc.rate.norm}).
  */
@@ -33,6 +37,8 @@ public class DatapathBench {
     public static final int DEPTH = 128;
     /** Every this many WRITEs one is signalled. */
     public static final int SIGNAL_EVERY = 32;
+    /** WRITEs per post of {@link #write8list} (perftest's {@code --post_list}). */
+    public static final int POST_LIST = 16;
 
     /** Two direct buffers of 64 KiB. */
     @State(Scope.Thread)
@@ -82,6 +88,22 @@ public class DatapathBench {
         }
     }
 
+    /** A connected writer of 8-byte WRITEs posted in lists of {@link #POST_LIST}. */
+    @State(Scope.Thread)
+    public static class SmallList {
+        Writer writer;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            writer = new Writer(8, DEPTH, SIGNAL_EVERY, POST_LIST);
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            finish(writer);
+        }
+    }
+
     static void finish(Writer w) {
         try {
             w.drain();
@@ -103,6 +125,12 @@ public class DatapathBench {
 
     @Benchmark
     public void write8(Small s) {
+        s.writer.next();
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(POST_LIST)
+    public void write8list(SmallList s) {
         s.writer.next();
     }
 }

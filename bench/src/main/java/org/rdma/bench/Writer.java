@@ -10,7 +10,7 @@ import org.rdma.verbs.WrOpcode;
 /**
  * perftest's {@code run_iter_bw()} for RDMA WRITE on one QP, one message per {@link #next()}:
  * keeps up to {@code depth} WRITEs posted, signals every {@code signalEvery}-th one (CQ
- * moderation) and polls the CQ when the queue is full. The same {@link SendWr} is reused for every
+ * moderation) and polls the CQ when the queue is full. The same {@link SendWr}s are reused for every
  * post; nothing is allocated per message.
  */
 final class Writer implements AutoCloseable {
@@ -19,16 +19,23 @@ final class Writer implements AutoCloseable {
     final int size;
     final int depth;
     final int signalEvery;
-    private final SendWr wr = new SendWr();
+    final int postList;
+    private final SendWr[] wrs;
     private final SendWr[] bad = new SendWr[1];
     private final Wc[] wc = Wc.array(16);
     private long posted;
     private long completed;
 
     Writer(int size, int depth, int signalEvery) {
-        if (depth % signalEvery != 0) {
-            throw new IllegalArgumentException("depth must be a multiple of the signalling interval");
+        this(size, depth, signalEvery, 1);
+    }
+
+    /** As perftest's {@code --post_list}: each {@link #next()} posts a chain of {@code postList} WRITEs. */
+    Writer(int size, int depth, int signalEvery, int postList) {
+        if (depth % signalEvery != 0 || signalEvery % postList != 0) {
+            throw new IllegalArgumentException("depth must be a multiple of the signalling interval, and that of the post list");
         }
+        this.postList = postList;
         this.size = size;
         this.depth = depth;
         this.signalEvery = signalEvery;
@@ -38,21 +45,29 @@ final class Writer implements AutoCloseable {
         for (int i = 0; i < src.capacity(); i++) {
             src.put(i, (byte) (i * 31 + 7));
         }
-        wr.opcode = WrOpcode.RDMA_WRITE;
-        wr.sg(new Sge(conn.a.mr.iova(), size, conn.a.mr.lkey()));
-        wr.remoteAddr = conn.b.mr.iova();
-        wr.rkey = conn.b.mr.rkey();
+        wrs = new SendWr[postList];
+        for (int i = postList - 1; i >= 0; i--) {
+            SendWr wr = new SendWr();
+            wr.opcode = WrOpcode.RDMA_WRITE;
+            wr.sg(new Sge(conn.a.mr.iova(), size, conn.a.mr.lkey()));
+            wr.remoteAddr = conn.b.mr.iova();
+            wr.rkey = conn.b.mr.rkey();
+            wr.next = i + 1 < postList ? wrs[i + 1] : null;
+            wrs[i] = wr;
+        }
     }
 
-    /** Posts one WRITE, first reaping completions while the send queue is full. */
+    /** Posts one WRITE (or one post list), first reaping completions while the send queue is full. */
     void next() {
-        while (posted - completed >= depth) {
+        while (posted - completed > depth - postList) {
             completed += (long) RcConn.poll(conn.a, wc) * signalEvery;
         }
-        posted++;
-        wr.wrId = posted;
-        wr.sendFlags = posted % signalEvery == 0 ? SendFlags.SIGNALED : 0;
-        int rc = conn.a.qp.postSend(wr, bad);
+        for (SendWr wr : wrs) {
+            posted++;
+            wr.wrId = posted;
+            wr.sendFlags = posted % signalEvery == 0 ? SendFlags.SIGNALED : 0;
+        }
+        int rc = conn.a.qp.postSend(wrs[0], bad);
         if (rc != 0) {
             throw new IllegalStateException("postSend " + rc + " after " + posted);
         }
