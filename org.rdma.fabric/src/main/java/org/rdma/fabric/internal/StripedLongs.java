@@ -12,19 +12,21 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * baseline that later reads subtract, so no increment is ever lost. A thread's row is allocated
  * on its first update; after that updates allocate nothing.
  *
- * <p>The row last used is remembered with its owner's thread id, so the usual case (one thread
- * driving a port) costs a field load and a compare instead of a thread-local look-up, which on
- * a thread counting on dozens of ports was a probe through a crowded map on every packet. The id,
- * not the thread, is kept, so no finished thread stays reachable; ids are never reused.
+ * <p>The row last used is remembered; its last cell holds its owner's thread id, so the usual
+ * case (one thread driving a port) costs a field load and a compare instead of a thread-local
+ * look-up, which on a thread counting on dozens of ports was a probe through a crowded map on
+ * every packet. Only {@code long[]} goes into the thread-local (a class of this bundle there
+ * would keep its class loader alive in every thread after an update), and only an id, not the
+ * thread, is kept, so no finished thread stays reachable; ids are never reused.
  */
 final class StripedLongs {
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
 
     private final int size;
     private final CopyOnWriteArrayList<long[]> rows = new CopyOnWriteArrayList<>();
-    private final ThreadLocal<Row> mine;
+    private final ThreadLocal<long[]> mine;
     /** The row used last (a racy cache: a stale or missing entry only sends us to {@link #mine}). */
-    private Row last;
+    private long[] last;
     /** What reads subtract; guarded by {@code this}. */
     private final long[] base;
 
@@ -34,30 +36,20 @@ final class StripedLongs {
         this.mine = ThreadLocal.withInitial(this::newRow);
     }
 
-    /** A thread's row and whose it is. */
-    private static final class Row {
-        final long owner;
-        final long[] cells;
-
-        Row(long owner, long[] cells) {
-            this.owner = owner;
-            this.cells = cells;
-        }
-    }
-
-    private Row newRow() {
-        long[] r = new long[size];
+    private long[] newRow() {
+        long[] r = new long[size + 1];
+        r[size] = Thread.currentThread().getId();
         rows.add(r);
-        return new Row(Thread.currentThread().getId(), r);
+        return r;
     }
 
     private long[] mine() {
-        Row r = last;
-        if (r == null || r.owner != Thread.currentThread().getId()) {
+        long[] r = last;
+        if (r == null || r[size] != Thread.currentThread().getId()) {
             r = mine.get();
             last = r;
         }
-        return r.cells;
+        return r;
     }
 
     void inc(int i) {
