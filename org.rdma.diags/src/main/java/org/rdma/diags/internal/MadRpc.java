@@ -1,7 +1,6 @@
 package org.rdma.diags.internal;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,8 +32,6 @@ final class MadRpc implements AutoCloseable {
     static final int DEF_TIMEOUT_MS = 1000;
     /** {@code MAD_DEF_RETRIES}. */
     static final int DEF_RETRIES = 3;
-    /** SA status {@code IB_SA_MAD_STATUS_NO_RECORDS} (in the class-specific status bits). */
-    static final int SA_STATUS_NO_RECORDS = 0x0300;
 
     /**
      * An SA reply ({@code struct sa_query_result}).
@@ -228,13 +225,7 @@ final class MadRpc implements AutoCloseable {
         UserMad r = rpc(agent, UmadAddr.lid(sm.lid(), 1, sm.sl(), MadHdr.IB_QP1_QKEY), m, sm, timeoutMs, 0);
         byte[] resp = r.data();
         MadHdr h = new MadHdr().unpack(resp, 0);
-        int status = h.status;
-        if (status == SA_STATUS_NO_RECORDS && h.method == MadHdr.IB_SA_METHOD_GET_TABLE_RESP) {
-            // an empty table: OpenSM answers it with success and no records, as IBTA 15.4 has it
-            status = 0;
-            resp = Arrays.copyOf(resp, SaMad.DATA_OFFSET);
-        }
-        return new SaResult(status, h.method, SaMad.attrOffset(resp), resp);
+        return new SaResult(h.status, h.method, SaMad.attrOffset(resp), resp);
     }
 
     /**

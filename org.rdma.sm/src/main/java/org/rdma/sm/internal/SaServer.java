@@ -448,12 +448,15 @@ final class SaServer {
 
     // ================================================================== responses
 
-    /** Get: the first record or NO_RECORDS; GetTable: all of them through RMPP. */
+    /**
+     * Get: the first record or NO_RECORDS; GetTable: all of them through RMPP, none being an empty
+     * table with success (NO_RECORDS is for Get only, as OpenSM answers).
+     */
     private void answer(MadAgent a, MadRecvWc wc, boolean table, List<SaRecord> recs) {
-        if (recs.isEmpty()) {
-            fail(a, wc, STATUS_NO_RECORDS);
-        } else if (table) {
+        if (table) {
             respond(a, wc, MadHdr.IB_SA_METHOD_GET_TABLE_RESP, 0, recs, true);
+        } else if (recs.isEmpty()) {
+            fail(a, wc, STATUS_NO_RECORDS);
         } else {
             respond(a, wc, MadHdr.IB_MGMT_METHOD_GET_RESP, 0, recs.subList(0, 1), false);
         }

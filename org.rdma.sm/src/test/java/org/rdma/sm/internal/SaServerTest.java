@@ -104,6 +104,23 @@ class SaServerTest {
     }
 
     @Test
+    void nothingMatchingIsAnEmptyTableForGetTableAndNoRecordsForGet() {
+        up();
+        CoreDevice h1 = net.dev("h1");
+        NodeRecord none = new NodeRecord();
+        none.lid = 0xbfff;
+        assertEquals(List.of(), table(h1, none, NodeRecord.LID));
+        List<Object[]> got = new ArrayList<>();
+        PathRecord q = new PathRecord();
+        q.slid = h1.queryPort(1).lid;
+        q.dlid = 0xbfff;
+        net.sa.pathRecGet(client, h1, 1, q, PathRecord.SLID | PathRecord.DLID, 1000, (st, r) -> got.add(new Object[] {st, r}));
+        net.settle();
+        assertEquals(1, got.size());
+        assertEquals(-Errno.EINVAL.value, got.get(0)[0], "SA_ERR_NO_RECORDS, reported as sa_query.c does");
+    }
+
+    @Test
     void multicastMembersJoinThroughTheSaAndUdMulticastReachesThemAll() {
         up();
         Gid mgid = Gid.parse("ff12:401b:ffff:0000:0000:0000:0000:0042");
