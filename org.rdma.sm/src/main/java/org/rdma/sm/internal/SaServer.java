@@ -27,6 +27,8 @@ import org.rdma.sm.internal.Subnet.EndPort;
 import org.rdma.sm.internal.Subnet.Node;
 import org.rdma.verbs.Gid;
 import org.rdma.verbs.QpType;
+import org.rdma.verbs.wire.ClassPortInfo;
+import org.rdma.verbs.wire.MadAttribute;
 import org.rdma.verbs.wire.MadHdr;
 import org.rdma.verbs.wire.MulticastForwardingTable;
 import org.rdma.verbs.wire.NodeInfo;
@@ -56,6 +58,13 @@ final class SaServer {
     static final int LEASE_INFINITE = 0xffff_ffff;
     static final int RMPP_TIMEOUT_MS = 200;
     static final int RMPP_RETRIES = 3;
+    /** ClassPortInfo CapabilityMask: UD multicast (MCMemberRecord joins) is supported ({@code OSM_CAP_IS_UD_MCAST_SUP}). */
+    static final int CAP_IS_UD_MCAST_SUP = 1 << 9;
+    /**
+     * ClassPortInfo RespTimeValue: 4.096 us * 2^16 = 268 ms, the first such time not below the
+     * SA's 200 ms transaction timeout, as OpenSM encodes its own.
+     */
+    static final int RESP_TIME_VALUE = 16;
 
     /** A multicast group: {@code osm_mgrp_t}. */
     static final class Group {
@@ -150,12 +159,33 @@ final class SaServer {
                         answer(a, wc, table, portInfos(new PortInfoRecord().unpack(m, SaMad.DATA_OFFSET), mask));
                 case SaMad.ATTR_SERVICE_REC -> service(a, wc, h.method, new ServiceRecord().unpack(m, SaMad.DATA_OFFSET), mask);
                 case SaMad.ATTR_MC_MEMBER_REC -> mcMember(a, wc, h.method, new McMemberRecord().unpack(m, SaMad.DATA_OFFSET), mask);
+                case MadHdr.IB_MGMT_ATTR_CLASS_PORT_INFO -> classPortInfo(a, wc, h.method);
                 default -> fail(a, wc, STATUS_UNSUPPORTED_ATTR);
             }
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "SA request " + h, e);
             fail(a, wc, STATUS_REQ_INVALID);
         }
+    }
+
+    // ================================================================== ClassPortInfo (osm_cpi_rcv_process)
+
+    /**
+     * SubnAdmGet(ClassPortInfo): what this SA supports (UD multicast; no traps, Notice, optional
+     * records, multipath or PortInfo capability-mask matching) and how long it takes to answer;
+     * no redirection and no trap destination. Any other method is not supported.
+     */
+    private void classPortInfo(MadAgent a, MadRecvWc wc, int method) {
+        if (method != MadHdr.IB_MGMT_METHOD_GET) {
+            fail(a, wc, STATUS_UNSUPPORTED_ATTR);
+            return;
+        }
+        ClassPortInfo c = new ClassPortInfo();
+        c.baseVersion = MadHdr.IB_MGMT_BASE_VERSION;
+        c.classVersion = SaMad.IB_SA_CLASS_VERSION;
+        c.capabilityMask = CAP_IS_UD_MCAST_SUP;
+        c.respTimeValue = RESP_TIME_VALUE;
+        respond(a, wc, MadHdr.IB_MGMT_METHOD_GET_RESP, 0, List.of(c), false);
     }
 
     // ================================================================== PathRecord (osm_pr_rcv_process)
@@ -470,7 +500,8 @@ final class SaServer {
     }
 
     /** Records padded to 8-byte units (AttributeOffset), one MAD or an RMPP transfer. */
-    private void respond(MadAgent a, MadRecvWc wc, int method, int status, List<SaRecord> recs, boolean rmpp) {
+    private void respond(MadAgent a, MadRecvWc wc, int method, int status, List<? extends MadAttribute> recs,
+            boolean rmpp) {
         if (agent == null) {
             return;
         }
