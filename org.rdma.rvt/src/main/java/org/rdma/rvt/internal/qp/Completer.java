@@ -45,7 +45,7 @@ final class Completer {
     private boolean didWork;
     /** A retry is under way: further loss signals wait for progress or the timeout. */
     private boolean startedRetry;
-    /** WQEs completed since the retransmit timer was last restarted. */
+    /** Progress made since the retransmit timer was last restarted. */
     private boolean timerStale;
 
     Completer(RvtQp qp) {
@@ -347,10 +347,13 @@ final class Completer {
         return State.GET_ACK;
     }
 
-    /** The retry budgets refill and the timer restarts whenever the peer makes progress. */
+    /**
+     * The retry budgets refill and the timer restarts whenever the peer makes progress; the timer
+     * once the response is consumed ({@link #restartTimer()}).
+     */
     private void progress() {
         refill();
-        qp.restartRetrans(outstanding());
+        timerStale = true;
     }
 
     private void refill() {
@@ -360,9 +363,9 @@ final class Completer {
     }
 
     /**
-     * Restarts the retransmit timer once for all the WQEs one response completed (an ACK may
-     * complete a whole window; reading the clock for each was a tenth of the completer's time).
-     * Called before any step that touches the timer, so the order of timer updates is kept.
+     * Restarts the retransmit timer once for all the progress one response made (an ACK may
+     * complete a whole window; reading the clock for each WQE was a tenth of the completer's
+     * time). Called before any step that touches the timer, so timer updates keep their order.
      */
     private void restartTimer() {
         if (timerStale) {
@@ -397,8 +400,7 @@ final class Completer {
         }
         if (ok) {
             qp.dev.count(RvtCounter.RDMA_SENDS);
-            refill();
-            timerStale = true;
+            progress();
         }
     }
 
