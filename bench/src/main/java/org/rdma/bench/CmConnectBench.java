@@ -20,7 +20,6 @@ import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
 import org.rdma.cm.internal.ib.IbCmComponent;
 import org.rdma.cm.internal.rdma.RdmaCmComponent;
 import org.rdma.cm.rdma.IbSocketAddress;
@@ -207,23 +206,8 @@ public class CmConnectBench {
     /** Runs {@link #connect} on both fabrics (JMH options on the command line win) and prints the figures. */
     public static void main(String[] args) throws Exception {
         CommandLineOptions cli = new CommandLineOptions(args);
-        OptionsBuilder b = new OptionsBuilder();
+        OptionsBuilder b = Bench.defaults(cli, 2);
         b.include(CmConnectBench.class.getName() + ".connect");
-        if (!cli.getWarmupIterations().hasValue()) {
-            b.warmupIterations(3);
-        }
-        if (!cli.getMeasurementIterations().hasValue()) {
-            b.measurementIterations(5);
-        }
-        if (!cli.getForkCount().hasValue()) {
-            b.forks(1);
-        }
-        if (!cli.getWarmupTime().hasValue()) {
-            b.warmupTime(TimeValue.seconds(2));
-        }
-        if (!cli.getMeasurementTime().hasValue()) {
-            b.measurementTime(TimeValue.seconds(2));
-        }
         Collection<RunResult> results = new Runner(b.parent(cli).build()).run();
         System.out.println();
         System.out.println("RDMA CM connection set-up (create id, resolve address and route, [create QPs,] REQ/REP/RTU,"

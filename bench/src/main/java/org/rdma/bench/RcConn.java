@@ -3,6 +3,7 @@ package org.rdma.bench;
 import java.nio.ByteBuffer;
 import org.rdma.verbs.AccessFlags;
 import org.rdma.verbs.CqInitAttr;
+import org.rdma.verbs.IbCompHandler;
 import org.rdma.verbs.IbCq;
 import org.rdma.verbs.IbDevice;
 import org.rdma.verbs.IbMr;
@@ -31,6 +32,16 @@ final class RcConn implements AutoCloseable {
         ByteBuffer buf;
         IbMr mr;
         IbQp qp;
+
+        /** Destroys what {@link #open} made, if it got as far as the QP. */
+        void close() {
+            if (qp != null) {
+                qp.destroy();
+                mr.dereg();
+                cq.destroy();
+                pd.dealloc();
+            }
+        }
     }
 
     private static final int PSN_A = 0x3a3f1e;
@@ -40,18 +51,25 @@ final class RcConn implements AutoCloseable {
     final End b = new End();
 
     RcConn(Subnet net, int depth, int bufferSize) {
-        open(net.devA, a, depth, bufferSize, 0x7f3a_0000_0000L);
-        open(net.devB, b, depth, bufferSize, 0x7f4a_0000_0000L);
+        int mrAccess = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
+        int qpAccess = AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
+        open(net.devA, a, depth, bufferSize, 0x7f3a_0000_0000L, mrAccess, qpAccess, null);
+        open(net.devB, b, depth, bufferSize, 0x7f4a_0000_0000L, mrAccess, qpAccess, null);
         connect(a, b.qp.qpNum(), Subnet.LID_B, PSN_A, PSN_B);
         connect(b, a.qp.qpNum(), Subnet.LID_A, PSN_B, PSN_A);
     }
 
-    private static void open(IbDevice dev, End e, int depth, int size, long iova) {
+    /**
+     * One end up to INIT: a PD, a CQ of {@code 2 * depth + 1} (completion handler {@code onComp},
+     * or none), a direct buffer of {@code size} registered at {@code iova} with {@code mrAccess}, an
+     * RC QP with a send queue of {@code depth} and remote access {@code qpAccess}.
+     */
+    static void open(IbDevice dev, End e, int depth, int size, long iova, int mrAccess, int qpAccess,
+            IbCompHandler onComp) {
         e.pd = dev.allocPd(0);
-        e.cq = dev.createCq(null, null, null, CqInitAttr.of(depth * 2 + 1, 0));
+        e.cq = dev.createCq(onComp, null, null, CqInitAttr.of(depth * 2 + 1, 0));
         e.buf = ByteBuffer.allocateDirect(size);
-        e.mr = e.pd.regMr(e.buf.duplicate().clear(), iova,
-                AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ);
+        e.mr = e.pd.regMr(e.buf.duplicate().clear(), iova, mrAccess);
         QpInitAttr init = new QpInitAttr();
         init.qpType = QpType.RC;
         init.sqSigType = SigType.REQ_WR;
@@ -66,7 +84,7 @@ final class RcConn implements AutoCloseable {
         at.qpState = QpState.INIT;
         at.pkeyIndex = 0;
         at.portNum = 1;
-        at.qpAccessFlags = AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
+        at.qpAccessFlags = qpAccess;
         e.qp.modify(at, QpAttrMask.STATE | QpAttrMask.PKEY_INDEX | QpAttrMask.PORT | QpAttrMask.ACCESS_FLAGS);
     }
 
@@ -109,11 +127,7 @@ final class RcConn implements AutoCloseable {
 
     @Override
     public void close() {
-        for (End e : new End[] {b, a}) {
-            e.qp.destroy();
-            e.mr.dereg();
-            e.cq.destroy();
-            e.pd.dealloc();
-        }
+        b.close();
+        a.close();
     }
 }

@@ -4,14 +4,10 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
 import java.nio.channels.DatagramChannel;
-import java.util.concurrent.Executor;
-import java.util.concurrent.ForkJoinPool;
 import org.rdma.core.internal.verbs.CoreDevice;
-import org.rdma.core.internal.verbs.DeviceServices;
 import org.rdma.hca.rxe.internal.RxeDevice;
 import org.rdma.hca.rxe.internal.RxeParams;
 import org.rdma.verbs.Gid;
-import org.rdma.verbs.IbEvent;
 import org.rdma.verbs.time.SystemClock;
 
 /**
@@ -31,8 +27,8 @@ final class RxeLo implements AutoCloseable {
         int portB = freePort(portA);
         rxeA = rxe(portA, portB);
         rxeB = rxe(portB, portA);
-        devA = core(rxeA, "rxe0", 0);
-        devB = core(rxeB, "rxe1", 1);
+        devA = Bench.register(rxeA.provider(), "rxe0", 0);
+        devB = Bench.register(rxeB.provider(), "rxe1", 1);
     }
 
     private RxeDevice rxe(int port, int remote) {
@@ -43,27 +39,6 @@ final class RxeLo implements AutoCloseable {
         p.bindAddresses.add("127.0.0.1");
         p.clock = clock;
         return new RxeDevice(p);
-    }
-
-    private static CoreDevice core(RxeDevice rxe, String name, int index) {
-        CoreDevice d = new CoreDevice(rxe.provider(), rxe.provider().info(), name, index, new DeviceServices() {
-            @Override
-            public Executor compWorkqueue() {
-                return ForkJoinPool.commonPool();
-            }
-
-            @Override
-            public Executor compUnboundWorkqueue() {
-                return ForkJoinPool.commonPool();
-            }
-
-            @Override
-            public void postEvent(IbEvent event) {
-            }
-        });
-        rxe.provider().attach(d);
-        d.setState(CoreDevice.State.REGISTERED);
-        return d;
     }
 
     /** The GID index of {@code ip} on port 1 of {@code d}. */

@@ -25,7 +25,6 @@ import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * rxe over real UDP on {@code lo} against the JDK's own datagrams (issue 7, acceptance 5). Both
@@ -202,23 +201,8 @@ public class RxeWriteBench {
     /** Runs the three (JMH options on the command line win) and prints the ratio and the message rate. */
     public static void main(String[] args) throws Exception {
         CommandLineOptions cli = new CommandLineOptions(args);
-        OptionsBuilder b = new OptionsBuilder();
+        OptionsBuilder b = Bench.defaults(cli, 3);
         b.include(RxeWriteBench.class.getName() + ".");
-        if (!cli.getWarmupIterations().hasValue()) {
-            b.warmupIterations(3);
-        }
-        if (!cli.getMeasurementIterations().hasValue()) {
-            b.measurementIterations(5);
-        }
-        if (!cli.getForkCount().hasValue()) {
-            b.forks(1);
-        }
-        if (!cli.getWarmupTime().hasValue()) {
-            b.warmupTime(TimeValue.seconds(2));
-        }
-        if (!cli.getMeasurementTime().hasValue()) {
-            b.measurementTime(TimeValue.seconds(3));
-        }
         Collection<RunResult> results = new Runner(b.parent(cli).build()).run();
         Map<String, Double> ops = new HashMap<>();
         for (RunResult r : results) {

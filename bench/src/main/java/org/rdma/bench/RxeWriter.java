@@ -1,28 +1,19 @@
 package org.rdma.bench;
 
-import java.nio.ByteBuffer;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.rdma.core.internal.verbs.CoreDevice;
 import org.rdma.verbs.AccessFlags;
-import org.rdma.verbs.CqInitAttr;
 import org.rdma.verbs.CqNotifyFlags;
 import org.rdma.verbs.Gid;
-import org.rdma.verbs.IbCq;
 import org.rdma.verbs.IbDevice;
-import org.rdma.verbs.IbMr;
-import org.rdma.verbs.IbPd;
-import org.rdma.verbs.IbQp;
 import org.rdma.verbs.Mtu;
 import org.rdma.verbs.QpAttr;
 import org.rdma.verbs.QpAttrMask;
-import org.rdma.verbs.QpInitAttr;
 import org.rdma.verbs.QpState;
-import org.rdma.verbs.QpType;
 import org.rdma.verbs.SendFlags;
 import org.rdma.verbs.SendWr;
 import org.rdma.verbs.Sge;
-import org.rdma.verbs.SigType;
 import org.rdma.verbs.Wc;
 import org.rdma.verbs.WcStatus;
 import org.rdma.verbs.WrOpcode;
@@ -35,20 +26,11 @@ import org.rdma.verbs.WrOpcode;
  * completion event (perftest's {@code -e}).
  */
 final class RxeWriter implements AutoCloseable {
-    /** One end. */
-    static final class End {
-        IbPd pd;
-        IbCq cq;
-        ByteBuffer buf;
-        IbMr mr;
-        IbQp qp;
-    }
-
     private static final String IP = "::ffff:127.0.0.1";
 
     final RxeLo lo = new RxeLo();
-    final End a = new End();
-    final End b = new End();
+    final RcConn.End a = new RcConn.End();
+    final RcConn.End b = new RcConn.End();
     final int size;
     final int depth;
     final int signalEvery;
@@ -69,8 +51,8 @@ final class RxeWriter implements AutoCloseable {
         this.signalEvery = signalEvery;
         try {
             mtu = lo.devA.queryPort(1).activeMtu;
-            open(lo.devA, a, Math.max(size, 64));
-            open(lo.devB, b, Math.max(size, 64));
+            open(lo.devA, a);
+            open(lo.devB, b);
             connect(lo.devA, a, b.qp.qpNum(), 0x3a3f1e, 0x0c4d2b);
             connect(lo.devB, b, a.qp.qpNum(), 0x0c4d2b, 0x3a3f1e);
         } catch (RuntimeException e) {
@@ -86,31 +68,12 @@ final class RxeWriter implements AutoCloseable {
         wr.rkey = b.mr.rkey();
     }
 
-    private void open(IbDevice dev, End e, int bytes) {
-        e.pd = dev.allocPd(0);
-        e.cq = dev.createCq(cq -> events.release(), null, null, CqInitAttr.of(depth * 2 + 1, 0));
-        e.buf = ByteBuffer.allocateDirect(bytes);
-        e.mr = e.pd.regMr(e.buf.duplicate().clear(), 0x7f3a_0000_0000L,
-                AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
-        QpInitAttr init = new QpInitAttr();
-        init.qpType = QpType.RC;
-        init.sqSigType = SigType.REQ_WR;
-        init.sendCq = e.cq;
-        init.recvCq = e.cq;
-        init.cap.maxSendWr = depth;
-        init.cap.maxRecvWr = 1;
-        init.cap.maxSendSge = 1;
-        init.cap.maxRecvSge = 1;
-        e.qp = e.pd.createQp(init);
-        QpAttr at = new QpAttr();
-        at.qpState = QpState.INIT;
-        at.pkeyIndex = 0;
-        at.portNum = 1;
-        at.qpAccessFlags = AccessFlags.REMOTE_WRITE;
-        e.qp.modify(at, QpAttrMask.STATE | QpAttrMask.PKEY_INDEX | QpAttrMask.PORT | QpAttrMask.ACCESS_FLAGS);
+    private void open(IbDevice dev, RcConn.End e) {
+        RcConn.open(dev, e, depth, Math.max(size, 64), 0x7f3a_0000_0000L,
+                AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE, AccessFlags.REMOTE_WRITE, cq -> events.release());
     }
 
-    private void connect(CoreDevice dev, End e, int remoteQpn, int psn, int remotePsn) {
+    private void connect(CoreDevice dev, RcConn.End e, int remoteQpn, int psn, int remotePsn) {
         QpAttr at = new QpAttr();
         at.qpState = QpState.RTR;
         at.pathMtu = mtu;
@@ -208,14 +171,8 @@ final class RxeWriter implements AutoCloseable {
     @Override
     public void close() {
         try {
-            for (End e : new End[] {b, a}) {
-                if (e.qp != null) {
-                    e.qp.destroy();
-                    e.mr.dereg();
-                    e.cq.destroy();
-                    e.pd.dealloc();
-                }
-            }
+            b.close();
+            a.close();
         } finally {
             lo.close();
         }

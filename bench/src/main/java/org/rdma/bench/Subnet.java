@@ -1,11 +1,6 @@
 package org.rdma.bench;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.Executor;
-import java.util.concurrent.ForkJoinPool;
 import org.rdma.core.internal.verbs.CoreDevice;
-import org.rdma.core.internal.verbs.DeviceServices;
 import org.rdma.fabric.Fabric;
 import org.rdma.fabric.FabricPort;
 import org.rdma.fabric.FabricSwitch;
@@ -13,7 +8,6 @@ import org.rdma.fabric.Fabrics;
 import org.rdma.fabric.Topology;
 import org.rdma.hca.mlx4sim.internal.Mlx4Device;
 import org.rdma.hca.mlx4sim.internal.Mlx4Params;
-import org.rdma.verbs.IbEvent;
 import org.rdma.verbs.LinkLayer;
 import org.rdma.verbs.PortState;
 import org.rdma.verbs.time.SystemClock;
@@ -40,7 +34,6 @@ final class Subnet implements AutoCloseable {
     final Mlx4Device hcaB;
     final CoreDevice devA;
     final CoreDevice devB;
-    private final List<CoreDevice> devices = new ArrayList<>();
 
     Subnet() {
         Topology t = Topology.builder().addSwitch("S", 8, SW_GUID).addCa("HA", 1, A_GUID).addCa("HB", 1, B_GUID)
@@ -49,8 +42,8 @@ final class Subnet implements AutoCloseable {
         hcaA = hca("HA", "hosta");
         hcaB = hca("HB", "hostb");
         bringUp();
-        devA = core(hcaA, "mlx4_0");
-        devB = core(hcaB, "mlx4_1");
+        devA = Bench.register(hcaA.provider(), "mlx4_0", 0);
+        devB = Bench.register(hcaB.provider(), "mlx4_1", 1);
     }
 
     private Mlx4Device hca(String slot, String host) {
@@ -58,28 +51,6 @@ final class Subnet implements AutoCloseable {
         p.caSlot = slot;
         p.hostname = host;
         return new Mlx4Device(p);
-    }
-
-    private CoreDevice core(Mlx4Device hca, String name) {
-        CoreDevice d = new CoreDevice(hca.provider(), hca.provider().info(), name, devices.size(), new DeviceServices() {
-            @Override
-            public Executor compWorkqueue() {
-                return ForkJoinPool.commonPool();
-            }
-
-            @Override
-            public Executor compUnboundWorkqueue() {
-                return ForkJoinPool.commonPool();
-            }
-
-            @Override
-            public void postEvent(IbEvent event) {
-            }
-        });
-        hca.provider().attach(d);
-        d.setState(CoreDevice.State.REGISTERED);
-        devices.add(d);
-        return d;
     }
 
     /** The subnet manager's sweep, as its result: LIDs, LFT, then Armed and Active everywhere. */
@@ -109,9 +80,8 @@ final class Subnet implements AutoCloseable {
 
     @Override
     public void close() {
-        for (CoreDevice d : devices) {
-            d.provider().detach();
-        }
+        devA.provider().detach();
+        devB.provider().detach();
         hcaA.close();
         hcaB.close();
         fabric.close();

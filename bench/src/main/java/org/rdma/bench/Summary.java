@@ -9,7 +9,6 @@ import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * Runs every benchmark of {@link DatapathBench} and {@link ManagementBench} (or those a JMH
@@ -35,26 +34,10 @@ public final class Summary {
             cli.showHelp();
             return;
         }
-        OptionsBuilder b = new OptionsBuilder();
+        OptionsBuilder b = Bench.defaults(cli, 2);
         if (cli.getIncludes().isEmpty()) {
             b.include(DatapathBench.class.getName() + ".*");
             b.include(ManagementBench.class.getName() + ".*");
-        }
-        // defaults for what the command line leaves open (the command line wins)
-        if (!cli.getWarmupIterations().hasValue()) {
-            b.warmupIterations(3);
-        }
-        if (!cli.getMeasurementIterations().hasValue()) {
-            b.measurementIterations(5);
-        }
-        if (!cli.getForkCount().hasValue()) {
-            b.forks(1);
-        }
-        if (!cli.getWarmupTime().hasValue()) {
-            b.warmupTime(TimeValue.seconds(2));
-        }
-        if (!cli.getMeasurementTime().hasValue()) {
-            b.measurementTime(TimeValue.seconds(2));
         }
         b.addProfiler(GCProfiler.class);
         Options opts = b.parent(cli).build();

@@ -1,0 +1,67 @@
+package org.rdma.bench;
+
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.rdma.core.internal.verbs.CoreDevice;
+import org.rdma.core.internal.verbs.DeviceServices;
+import org.rdma.rvt.RvtDevice;
+import org.rdma.verbs.IbEvent;
+
+/** What every benchmark's set-up shares: devices registered with the core, JMH run defaults. */
+final class Bench {
+    private Bench() {
+    }
+
+    /**
+     * Wraps a driver's provider in a registered {@link CoreDevice} outside any framework (completions
+     * on the common pool, asynchronous events dropped), as {@code ib_register_device()} would.
+     */
+    static CoreDevice register(RvtDevice provider, String name, int index) {
+        CoreDevice d = new CoreDevice(provider, provider.info(), name, index, new DeviceServices() {
+            @Override
+            public Executor compWorkqueue() {
+                return ForkJoinPool.commonPool();
+            }
+
+            @Override
+            public Executor compUnboundWorkqueue() {
+                return ForkJoinPool.commonPool();
+            }
+
+            @Override
+            public void postEvent(IbEvent event) {
+            }
+        });
+        provider.attach(d);
+        d.setState(CoreDevice.State.REGISTERED);
+        return d;
+    }
+
+    /**
+     * The run defaults of every benchmark main (3 warm-up iterations of 2 s, 5 measured ones of
+     * {@code measureSeconds}, one fork), for whatever the command line leaves open; the command
+     * line's own options are the parent, so they win.
+     */
+    static OptionsBuilder defaults(CommandLineOptions cli, int measureSeconds) {
+        OptionsBuilder b = new OptionsBuilder();
+        if (!cli.getWarmupIterations().hasValue()) {
+            b.warmupIterations(3);
+        }
+        if (!cli.getMeasurementIterations().hasValue()) {
+            b.measurementIterations(5);
+        }
+        if (!cli.getForkCount().hasValue()) {
+            b.forks(1);
+        }
+        if (!cli.getWarmupTime().hasValue()) {
+            b.warmupTime(TimeValue.seconds(2));
+        }
+        if (!cli.getMeasurementTime().hasValue()) {
+            b.measurementTime(TimeValue.seconds(measureSeconds));
+        }
+        return b;
+    }
+}
