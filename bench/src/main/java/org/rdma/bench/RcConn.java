@@ -1,7 +1,9 @@
 package org.rdma.bench;
 
 import java.nio.ByteBuffer;
+import java.util.function.Consumer;
 import org.rdma.verbs.AccessFlags;
+import org.rdma.verbs.AhAttr;
 import org.rdma.verbs.CqInitAttr;
 import org.rdma.verbs.IbCompHandler;
 import org.rdma.verbs.IbCq;
@@ -55,8 +57,8 @@ final class RcConn implements AutoCloseable {
         int qpAccess = AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
         open(net.devA, a, depth, bufferSize, 0x7f3a_0000_0000L, mrAccess, qpAccess, null);
         open(net.devB, b, depth, bufferSize, 0x7f4a_0000_0000L, mrAccess, qpAccess, null);
-        connect(a, b.qp.qpNum(), Subnet.LID_B, PSN_A, PSN_B);
-        connect(b, a.qp.qpNum(), Subnet.LID_A, PSN_B, PSN_A);
+        connect(a, Mtu.MTU_4096, b.qp.qpNum(), PSN_A, PSN_B, 1, av -> av.dlid = Subnet.LID_B);
+        connect(b, Mtu.MTU_4096, a.qp.qpNum(), PSN_B, PSN_A, 1, av -> av.dlid = Subnet.LID_A);
     }
 
     /**
@@ -88,16 +90,21 @@ final class RcConn implements AutoCloseable {
         e.qp.modify(at, QpAttrMask.STATE | QpAttrMask.PKEY_INDEX | QpAttrMask.PORT | QpAttrMask.ACCESS_FLAGS);
     }
 
-    private static void connect(End e, int remoteQpn, int remoteLid, int psn, int remotePsn) {
+    /**
+     * One end from INIT through RTR to RTS ({@code ctx_connect()}): path MTU {@code mtu}, the
+     * peer's QP and PSNs, {@code rdAtomic} READ/ATOMIC resources each way, and the address vector
+     * {@code route} fills in (port 1 already set).
+     */
+    static void connect(End e, Mtu mtu, int remoteQpn, int psn, int remotePsn, int rdAtomic, Consumer<AhAttr> route) {
         QpAttr at = new QpAttr();
         at.qpState = QpState.RTR;
-        at.pathMtu = Mtu.MTU_4096;
+        at.pathMtu = mtu;
         at.destQpNum = remoteQpn;
         at.rqPsn = remotePsn;
-        at.maxDestRdAtomic = 1;
+        at.maxDestRdAtomic = rdAtomic;
         at.minRnrTimer = 12;
         at.ahAttr.portNum = 1;
-        at.ahAttr.dlid = remoteLid;
+        route.accept(at.ahAttr);
         e.qp.modify(at, QpAttrMask.STATE | QpAttrMask.AV | QpAttrMask.PATH_MTU | QpAttrMask.DEST_QPN
                 | QpAttrMask.RQ_PSN | QpAttrMask.MAX_DEST_RD_ATOMIC | QpAttrMask.MIN_RNR_TIMER);
         QpAttr rts = new QpAttr();
@@ -106,7 +113,7 @@ final class RcConn implements AutoCloseable {
         rts.retryCnt = 7;
         rts.rnrRetry = 7;
         rts.sqPsn = psn;
-        rts.maxRdAtomic = 1;
+        rts.maxRdAtomic = rdAtomic;
         e.qp.modify(rts, QpAttrMask.STATE | QpAttrMask.TIMEOUT | QpAttrMask.RETRY_CNT | QpAttrMask.RNR_RETRY
                 | QpAttrMask.SQ_PSN | QpAttrMask.MAX_QP_RD_ATOMIC);
     }

@@ -8,9 +8,6 @@ import org.rdma.verbs.CqNotifyFlags;
 import org.rdma.verbs.Gid;
 import org.rdma.verbs.IbDevice;
 import org.rdma.verbs.Mtu;
-import org.rdma.verbs.QpAttr;
-import org.rdma.verbs.QpAttrMask;
-import org.rdma.verbs.QpState;
 import org.rdma.verbs.SendFlags;
 import org.rdma.verbs.SendWr;
 import org.rdma.verbs.Sge;
@@ -74,24 +71,8 @@ final class RxeWriter implements AutoCloseable {
     }
 
     private void connect(CoreDevice dev, RcConn.End e, int remoteQpn, int psn, int remotePsn) {
-        QpAttr at = new QpAttr();
-        at.qpState = QpState.RTR;
-        at.pathMtu = mtu;
-        at.destQpNum = remoteQpn;
-        at.rqPsn = remotePsn;
-        at.minRnrTimer = 12;
-        at.ahAttr.portNum = 1;
-        at.ahAttr.setGrh(Gid.parse(IP), 0, RxeLo.gidIndex(dev, IP), 64, 0, null);
-        e.qp.modify(at, QpAttrMask.STATE | QpAttrMask.AV | QpAttrMask.PATH_MTU | QpAttrMask.DEST_QPN
-                | QpAttrMask.RQ_PSN | QpAttrMask.MAX_DEST_RD_ATOMIC | QpAttrMask.MIN_RNR_TIMER);
-        QpAttr rts = new QpAttr();
-        rts.qpState = QpState.RTS;
-        rts.timeout = 14;
-        rts.retryCnt = 7;
-        rts.rnrRetry = 7;
-        rts.sqPsn = psn;
-        e.qp.modify(rts, QpAttrMask.STATE | QpAttrMask.TIMEOUT | QpAttrMask.RETRY_CNT | QpAttrMask.RNR_RETRY
-                | QpAttrMask.SQ_PSN | QpAttrMask.MAX_QP_RD_ATOMIC);
+        RcConn.connect(e, mtu, remoteQpn, psn, remotePsn, 0,
+                av -> av.setGrh(Gid.parse(IP), 0, RxeLo.gidIndex(dev, IP), 64, 0, null));
     }
 
     /** Posts one WRITE, first reaping completions while the send queue is full. */
