@@ -185,9 +185,11 @@ public final class Packet {
      * @throws IllegalStateException if the packet is still referenced
      */
     public Packet reuse() {
-        if (!REFS.compareAndSet(this, 0, 1)) {
+        // The pool is the only holder of a recycled packet, so no atomic update is needed.
+        if (refCount != 0) {
             throw new IllegalStateException("reuse() of a packet that is still referenced (" + refCount + ")");
         }
+        refCount = 1;
         return this;
     }
 
