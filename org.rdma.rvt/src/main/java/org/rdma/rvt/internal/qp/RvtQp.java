@@ -122,6 +122,13 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
     private IbClock.Timer retransTimer;
     private IbClock.Timer rnrTimer;
     private final Runnable timerFired;
+    /**
+     * The retransmit timer went off ({@code qp->comp.timeout}, set by
+     * {@code rxe_retransmit_timer()}): only then does the completer read the clock to see whether
+     * the deadline, which progress may have moved, has really passed.
+     */
+    private volatile boolean retransFired;
+    private final Runnable retransTimerFired;
     volatile boolean destroyed;
     /** Set under {@code sqLock} when destruction starts: later posts are refused, earlier ones flushed. */
     private boolean postClosed;
@@ -158,6 +165,10 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
                 srq != null ? srq.rq.maxSge() : 0);
         this.task = new QpTask(this::process);
         this.timerFired = task::run;
+        this.retransTimerFired = () -> {
+            retransFired = true;
+            task.run();
+        };
         if (type == QpType.GSI) {
             qkey = GSI_QKEY;
         }
@@ -702,6 +713,10 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
 
     /** Whether the retransmit deadline has passed (checked by the completer). */
     boolean retransExpired() {
+        if (!retransFired) {
+            return false;
+        }
+        retransFired = false;
         long d = retransDeadline;
         if (d == 0) {
             return false;
@@ -719,7 +734,7 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
         IbClock.Timer t = retransTimer;
         if (t == null || !t.isPending()) {
             long delay = Math.max(0, retransDeadline - dev.clock.nanoTime());
-            retransTimer = dev.clock.schedule(timerFired, delay, TimeUnit.NANOSECONDS);
+            retransTimer = dev.clock.schedule(retransTimerFired, delay, TimeUnit.NANOSECONDS);
         }
     }
 
