@@ -39,13 +39,15 @@ import org.rdma.verbs.wire.PortInfo;
  * receivers: {@code osm_sa_path_record.c}, {@code osm_sa_node_record.c},
  * {@code osm_sa_portinfo_record.c}, {@code osm_sa_service_record.c} (leases) and
  * {@code osm_sa_mcmember_record.c} (group creation with MGID and MLID allocation, join, leave),
- * answering SubnAdmGet with one record and SubnAdmGetTable with all matching ones through the
+ * answering SubnAdmGet with the one matching record and SubnAdmGetTable with all of them through the
  * MAD layer's RMPP. Runs on the SM's executor and answers from its last complete sweep.
  */
 final class SaServer {
     private static final Logger LOG = Logger.getLogger(SaServer.class.getName());
     /** {@code IB_SA_MAD_STATUS_NO_RECORDS}, in the class-specific status bits. */
     static final int STATUS_NO_RECORDS = 3 << 8;
+    /** {@code IB_SA_MAD_STATUS_TOO_MANY_RECORDS}. */
+    static final int STATUS_TOO_MANY_RECORDS = 4 << 8;
     /** {@code IB_SA_MAD_STATUS_REQ_INVALID}. */
     static final int STATUS_REQ_INVALID = 2 << 8;
     /** {@code IB_SA_MAD_STATUS_NO_RESOURCES}. */
@@ -479,16 +481,17 @@ final class SaServer {
     // ================================================================== responses
 
     /**
-     * Get: the first record or NO_RECORDS; GetTable: all of them through RMPP, none being an empty
-     * table with success (NO_RECORDS is for Get only, as OpenSM answers).
+     * Get: the one record, NO_RECORDS for none and TOO_MANY_RECORDS for several (C15-0.1.30, as
+     * OpenSM's {@code osm_sa_respond()}; a PathRecord Get asks for one path, so it finds at most one);
+     * GetTable: all of them through RMPP, none being an empty table with success.
      */
     private void answer(MadAgent a, MadRecvWc wc, boolean table, List<SaRecord> recs) {
         if (table) {
             respond(a, wc, MadHdr.IB_SA_METHOD_GET_TABLE_RESP, 0, recs, true);
-        } else if (recs.isEmpty()) {
-            fail(a, wc, STATUS_NO_RECORDS);
+        } else if (recs.size() != 1) {
+            fail(a, wc, recs.isEmpty() ? STATUS_NO_RECORDS : STATUS_TOO_MANY_RECORDS);
         } else {
-            respond(a, wc, MadHdr.IB_MGMT_METHOD_GET_RESP, 0, recs.subList(0, 1), false);
+            respond(a, wc, MadHdr.IB_MGMT_METHOD_GET_RESP, 0, recs, false);
         }
     }
 

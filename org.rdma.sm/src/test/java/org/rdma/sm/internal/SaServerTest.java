@@ -253,6 +253,32 @@ class SaServerTest {
         assertEquals(-Errno.EINVAL.value, service(d, MadHdr.IB_MGMT_METHOD_GET, q, ServiceRecord.SERVICE_ID).status);
     }
 
+    @Test
+    void aGetMatchingSeveralRecordsIsAnErrorNotTheFirstOfThem() {
+        up();
+        long mask = ServiceRecord.SERVICE_ID | ServiceRecord.SERVICE_GID | ServiceRecord.SERVICE_PKEY
+                | ServiceRecord.SERVICE_LEASE | ServiceRecord.SERVICE_NAME;
+        for (String host : new String[] {"h2", "h4"}) {
+            ServiceRecord rec = new ServiceRecord();
+            rec.id = 0x5678;
+            rec.gid = net.dev(host).queryGid(1, 0);
+            rec.pkey = 0xffff;
+            rec.lease = SaServer.LEASE_INFINITE;
+            rec.setName("nvme." + host);
+            assertEquals(0, service(net.dev(host), MadHdr.IB_MGMT_METHOD_SET, rec, mask).status);
+        }
+        ServiceRecord byId = new ServiceRecord();
+        byId.id = 0x5678;
+        Result both = service(net.dev("h0"), MadHdr.IB_MGMT_METHOD_GET, byId, ServiceRecord.SERVICE_ID);
+        assertEquals(-Errno.EINVAL.value, both.status, "SA_ERR_TOO_MANY_RECORDS, reported as sa_query.c does");
+        assertEquals(0, both.rec.id, "an error response carries no record");
+        assertEquals(2, table(net.dev("h0"), byId, ServiceRecord.SERVICE_ID).size(), "GetTable returns both");
+        byId.setName("nvme.h4");
+        Result one = service(net.dev("h0"), MadHdr.IB_MGMT_METHOD_GET, byId, ServiceRecord.SERVICE_ID | ServiceRecord.SERVICE_NAME);
+        assertEquals(0, one.status);
+        assertEquals(net.dev("h4").queryGid(1, 0), one.rec.gid);
+    }
+
     record Result(int status, ServiceRecord rec) {
     }
 
