@@ -23,6 +23,7 @@ import org.rdma.verbs.QpInitAttr;
 import org.rdma.verbs.QpState;
 import org.rdma.verbs.QpType;
 import org.rdma.verbs.RdmaException;
+import org.rdma.verbs.SigType;
 import org.rdma.verbs.Wc;
 import org.rdma.verbs.WcStatus;
 
@@ -66,6 +67,12 @@ public final class RcPair implements AutoCloseable {
         public int sendDepth = 1;
         /** Receive queue depth per QP. */
         public int recvDepth = 1;
+        /**
+         * {@code sq_sig_all}: every send request completes with an entry, as rc_pingpong's QPs
+         * ({@code true}); perftest's ({@code false}) signal only the requests that ask for it,
+         * which its CQ moderation relies on.
+         */
+        public boolean sqSigAll = true;
         /** Bytes of each side's registered buffer. */
         public int bufferSize = 4096;
         /** Seed of the initial PSNs ({@code lrand48()} in the tools). */
@@ -150,6 +157,7 @@ public final class RcPair implements AutoCloseable {
                 init.qpType = QpType.RC;
                 init.sendCq = cq;
                 init.recvCq = cq;
+                init.sqSigType = config.sqSigAll ? SigType.ALL_WR : SigType.REQ_WR;
                 init.cap.maxSendWr = config.sendDepth;
                 init.cap.maxRecvWr = config.recvDepth;
                 init.cap.maxSendSge = 1;

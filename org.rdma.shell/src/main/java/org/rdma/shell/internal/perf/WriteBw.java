@@ -18,20 +18,31 @@ import org.rdma.verbs.WrOpcode;
 
 /**
  * The traffic and report of perftest's {@code ib_write_bw} ({@code src/write_bw.c},
- * {@code run_iter_bw()}, {@code print_report_bw()} in {@code src/perftest_parameters.c}) between
- * the two sides of an {@link RcPair}: side A RDMA-WRITEs {@code size}-byte messages into side
- * B's buffer on every QP, keeping up to {@code txDepth} in flight per QP, for {@code iters}
- * messages per QP or for {@code seconds}. Every write is signalled (CQ moderation 1).
+ * {@code run_iter_bw()} in {@code src/perftest_resources.c}, {@code print_report_bw()} in
+ * {@code src/perftest_parameters.c}) between the two sides of an {@link RcPair}: side A
+ * RDMA-WRITEs {@code size}-byte messages into side B's buffer on every QP, keeping up to
+ * {@code txDepth} in flight per QP, for {@code iters} messages per QP or for {@code seconds}.
+ * Only every {@code cqMod}-th WRITE asks for a completion (perftest's CQ moderation, settled by
+ * {@link CqModeration}), and each {@code ibv_post_send()} posts a chain of {@code postList}
+ * WRITEs.
  *
  * <p>QP {@code q} writes A's region {@code q} (filled once with a pattern unique to the run and
  * the QP) into B's region {@code q} (zeroed first); at the end B's buffer is read back and must
  * equal what was written ({@code EIO} otherwise). Once a second a progress line is handed to
- * the caller. BW peak is the best rate over a window of {@link #PEAK_WINDOW} completions
- * (perftest takes the best per-message time); in duration mode it is 0, as perftest prints it.
+ * the caller. BW peak is the best rate over a window of at least {@link #PEAK_WINDOW} WRITEs, and
+ * of {@code cqMod} per QP so that it spans a completion of each (perftest takes the best
+ * per-message time); in duration mode it is 0, as perftest prints it.
  */
 public final class WriteBw {
-    /** Completions per window of the peak bandwidth. */
+    /** WRITEs per window of the peak bandwidth, at the least. */
     static final int PEAK_WINDOW = 100;
+    /** perftest's {@code WR_ID_QP_INDEX_OFFSET}: a wr_id carries the QP above the WRITE's index. */
+    static final int WR_ID_QP_SHIFT = 32;
+    /**
+     * How long a QP that refused a post may stay silent before its unsignalled last WRITEs count
+     * as done: see {@link Writer#settleRefusedTails}.
+     */
+    static final long REFUSED_TAIL_GRACE_NANOS = 1_000_000_000L;
     /** perftest's {@code MBS} format factor: MB here means 2^20 bytes. */
     static final double MB = 0x100000;
     /** perftest's {@code RESULT_LINE}. */
@@ -41,13 +52,40 @@ public final class WriteBw {
     public static final String RESULT_FMT =
             " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]";
 
-    /** The parameters of one run. */
-    public record Params(int size, long iters, int seconds, int txDepth, long runId) {
+    /**
+     * The parameters of one run, perftest's options after {@link CqModeration}: {@code seconds}
+     * 0 for {@code iters} WRITEs per QP; every {@code cqMod}-th WRITE is signalled; each post is
+     * a chain of {@code postList} WRITEs. {@code EINVAL} for values the loop cannot run with
+     * (a moderation or post list beyond the TX depth, a post list that is not a multiple of the
+     * moderation or does not divide the iterations).
+     */
+    public record Params(int size, long iters, int seconds, int txDepth, int cqMod, int postList, long runId) {
+        /** Checks the values. */
+        public Params {
+            RdmaException.check(size >= 1 && iters >= 1 && seconds >= 0 && txDepth >= 1, Errno.EINVAL,
+                    "bad size, iterations, duration or TX depth");
+            // A window that never holds a signalled WRITE would never open again.
+            RdmaException.check(cqMod >= 1 && cqMod <= txDepth && postList >= 1 && postList <= txDepth, Errno.EINVAL,
+                    "CQ moderation " + cqMod + " and post list " + postList + " must be within [1, TX depth " + txDepth
+                            + "]");
+            RdmaException.check(postList == 1 || postList % cqMod == 0, Errno.EINVAL,
+                    "Post list size must be a multiple of CQ moderation");
+            RdmaException.check(seconds > 0 || iters % postList == 0, Errno.EINVAL,
+                    "Number of iterations must be a multiple of post list size");
+        }
     }
 
-    /** The measurement. */
+    /**
+     * The measurement: {@code posts} {@code ibv_post_send()} calls that were accepted and
+     * {@code cqes} completions polled, besides what perftest reports.
+     */
     public record Result(int size, long iters, double peakMBps, double avgMBps, double msgRateMpps, long bytes,
-            double seconds) {
+            double seconds, long posts, long cqes) {
+        /** A report as the peer sends it ({@code xchg_bw_reports()}): no time or counts. */
+        public static Result report(int size, long iters, double peakMBps, double avgMBps, double msgRateMpps) {
+            return new Result(size, iters, peakMBps, avgMBps, msgRateMpps, size * iters, 0, 0, 0);
+        }
+
         /** perftest's {@code REPORT_FMT} row. */
         public String row() {
             return PerfFormat.f(" %-7d    %-10d       %-7.2f            %-7.2f\t\t     %-7.6f", size, iters, peakMBps,
@@ -122,7 +160,7 @@ public final class WriteBw {
         RcPair.Side a = pair.a();
         RcPair.Side b = pair.b();
         List<String> out = testInfo(a.deviceName(), pair.qps(), a.portAttr().linkLayer == LinkLayer.ETHERNET,
-                pair.mtu().bytes, pair.gidIndex(), p.txDepth(), "local");
+                pair.mtu().bytes, pair.gidIndex(), p, true, "local");
         for (int q = 0; q < pair.qps(); q++) {
             out.addAll(addressLines("local", keys(a, q), pair.gidIndex() >= 0));
         }
@@ -133,22 +171,26 @@ public final class WriteBw {
     }
 
     /**
-     * perftest's {@code ctx_print_test_info()} for an RC WRITE bandwidth test: {@code txDepth}
-     * is printed only on the side that writes (0 on the passive server), {@code exchange} is the
-     * "Data ex. method" ({@code Ethernet} for the TCP exchange).
+     * perftest's {@code ctx_print_test_info()} for an RC WRITE bandwidth test: the TX depth is
+     * printed only on the side that writes ({@code writer}), the post list and "Post List" in
+     * the title only when it is longer than 1, the CQ moderation on both sides; {@code exchange}
+     * is the "Data ex. method" ({@code Ethernet} for the TCP exchange).
      */
-    public static List<String> testInfo(String device, int qps, boolean roce, int mtuBytes, int gidIndex, int txDepth,
-            String exchange) {
+    public static List<String> testInfo(String device, int qps, boolean roce, int mtuBytes, int gidIndex, Params p,
+            boolean writer, String exchange) {
         List<String> out = new ArrayList<>();
         out.add(RESULT_LINE);
-        out.add("                    RDMA_Write BW Test");
+        out.add("                    RDMA_Write " + (p.postList() > 1 ? "Post List " : "") + "BW Test");
         out.add(" Dual-port       : OFF\t\tDevice         : " + device);
         out.add(" Number of qps   : " + qps + "\t\tTransport type : IB");
         out.add(" Connection type : RC\t\tUsing SRQ      : OFF");
-        if (txDepth > 0) {
-            out.add(" TX depth        : " + txDepth);
+        if (writer) {
+            out.add(" TX depth        : " + p.txDepth());
         }
-        out.add(" CQ Moderation   : 1");
+        if (p.postList() > 1) {
+            out.add(" Post List       : " + p.postList());
+        }
+        out.add(" CQ Moderation   : " + p.cqMod());
         out.add(" Mtu             : " + mtuBytes + "[B]");
         out.add(" Link type       : " + (roce ? "Ethernet" : "IB"));
         if (gidIndex >= 0) {
@@ -217,8 +259,10 @@ public final class WriteBw {
      * The writer's half of a run ({@code run_iter_bw()}): RDMA WRITEs from region {@code q} of
      * {@code a}'s buffer (filled with {@link #pattern} first) to {@code remoteAddr[q]} with
      * {@code rkey[q]} on each QP {@code q} of {@code a}, as {@link #run} describes; used on its
-     * own when the destination is in another process. {@code EIO} for a failed completion,
-     * {@code ETIMEDOUT} when nothing completes for 10 s.
+     * own when the destination is in another process. The QPs are perftest's, which signal only
+     * the requests that ask for it ({@link RcPair.Config#sqSigAll} {@code false}); on QPs that
+     * signal all, every WRITE completes with an entry and is accounted for alone. {@code EIO}
+     * for a failed completion, {@code ETIMEDOUT} when nothing completes for 10 s.
      */
     public static Result write(RcPair.Side a, long[] remoteAddr, int[] rkey, Params p, Consumer<String> progress) {
         int qps = remoteAddr.length;
@@ -231,113 +275,254 @@ public final class WriteBw {
                 src.put(q * size + k, pattern(p.runId(), q, k));
             }
         }
-        SendWr[] wrs = new SendWr[qps];
-        for (int q = 0; q < qps; q++) {
-            SendWr wr = new SendWr();
-            wr.wrId = q;
-            wr.opcode = WrOpcode.RDMA_WRITE;
-            wr.sendFlags = SendFlags.SIGNALED;
-            wr.sg(new Sge(a.mr().iova() + (long) q * size, size, a.mr().lkey()));
-            wr.remoteAddr = remoteAddr[q];
-            wr.rkey = rkey[q];
-            wrs[q] = wr;
-        }
-        long[] posted = new long[qps];
-        long[] completed = new long[qps];
         boolean duration = p.seconds() > 0;
-        long target = duration ? Long.MAX_VALUE : p.iters();
-        Wc[] wc = Wc.array(16);
-        SendWr[] bad = new SendWr[1];
         Failure failure = new Failure(a);
         long start = System.nanoTime();
+        Writer w = new Writer(a, remoteAddr, rkey, p, start);
+        Wc[] wc = Wc.array(16);
         long stopPosting = duration ? start + p.seconds() * 1_000_000_000L : Long.MAX_VALUE;
         long lastProgress = start;
         long lastCompletion = start;
-        long total = 0;
-        long windowStart = start;
-        double peak = 0;
-        boolean posting = true;
-        long outstanding = 0;
-        while (true) {
+        while (!w.done()) {
             long now = System.nanoTime();
-            if (posting && (now >= stopPosting || failure.failed())) {
-                posting = false;
+            if (now >= stopPosting || failure.failed()) {
+                w.stop();
             }
-            if (posting) {
-                boolean any = false;
-                for (int q = 0; q < qps && posting; q++) {
-                    while (posted[q] < target && posted[q] - completed[q] < p.txDepth()) {
-                        int rc = a.qp(q).postSend(wrs[q], bad);
-                        if (rc != 0) {
-                            failure.postFailed(rc, q, posted[q]);
-                            posting = false;
-                            break;
-                        }
-                        posted[q]++;
-                        outstanding++;
-                        any = true;
-                    }
-                }
-                if (!any && !duration && allDone(posted, target)) {
-                    posting = false;
-                }
-            }
+            w.post(failure);
             int n = a.pollAny(wc);
             now = System.nanoTime();
             for (int i = 0; i < n; i++) {
-                int q = (int) wc[i].wrId;
-                completed[q]++;
-                outstanding--;
-                if (wc[i].status != WcStatus.SUCCESS) {
-                    failure.completedInError(wc[i]);
-                    continue;
-                }
-                total++;
-                if (total % PEAK_WINDOW == 0) {
-                    double sec = (now - windowStart) / 1e9;
-                    if (sec > 0) {
-                        peak = Math.max(peak, PEAK_WINDOW * (double) size / MB / sec);
-                    }
-                    windowStart = now;
-                }
+                w.complete(wc[i], failure, now);
             }
             if (n > 0) {
                 lastCompletion = now;
             } else if (Thread.currentThread().isInterrupted()) {
-                throw new RdmaException(Errno.EINTR, "interrupted (" + total + " writes completed, " + outstanding
-                        + " outstanding)");
+                throw new RdmaException(Errno.EINTR, "interrupted (" + w.total + " writes completed, "
+                        + w.outstanding() + " outstanding)");
+            } else if (now - lastCompletion > REFUSED_TAIL_GRACE_NANOS && w.settleRefusedTails()) {
+                lastCompletion = now;
             } else if (now - lastCompletion > Pingpong.STALL_NANOS) {
-                throw new RdmaException(Errno.ETIMEDOUT, "no completion for 10 s (" + total + " writes completed, "
-                        + outstanding + " outstanding" + failure.summary() + ")");
+                throw new RdmaException(Errno.ETIMEDOUT, "no completion for 10 s (" + w.total + " writes completed, "
+                        + w.outstanding() + " outstanding" + failure.summary() + ")");
             } else {
                 Thread.onSpinWait();
             }
             if (progress != null && now - lastProgress >= 1_000_000_000L) {
                 double sec = (now - start) / 1e9;
                 progress.accept(PerfFormat.f(" %.0f s: %d bytes written, %.2f MB/sec", Math.floor(sec),
-                        total * size, total * size / MB / sec));
+                        w.total * size, w.total * size / MB / sec));
                 lastProgress = now;
-            }
-            if (!posting && outstanding == 0) {
-                break;
             }
         }
         if (failure.failed()) {
-            throw failure.exception(total);
+            throw failure.exception(w.total);
         }
         long end = System.nanoTime();
         double sec = Math.max(end - start, 1) / 1e9;
+        long total = w.total;
         double avg = total * (double) size / MB / sec;
-        return new Result(size, total, duration ? 0 : Math.max(peak, avg), avg, total / sec / 1e6, total * size, sec);
+        return new Result(size, total, duration ? 0 : Math.max(w.peak, avg), avg, total / sec / 1e6, total * size, sec,
+                w.posts, w.cqes);
     }
 
-    private static boolean allDone(long[] posted, long target) {
-        for (long n : posted) {
-            if (n < target) {
-                return false;
+    /**
+     * One {@code run_iter_bw()} in progress: per QP a chain of {@code postList} work requests,
+     * built once and posted again and again, and the WRITEs posted and accounted for.
+     *
+     * <p>A QP posts while {@code posted + postList <= txDepth + accounted} (perftest's window).
+     * Alone on a post, the WRITE is signalled when it is a {@code cqMod}-th one or the QP's last;
+     * in a chain every {@code cqMod}-th is, and so the chain's last. Each wr_id carries its QP
+     * and the WRITE's index, so a completion accounts for every WRITE of its QP up to it: the
+     * unsignalled ones before it completed without an entry (an RC send queue completes in
+     * order, and a WRITE that fails always has one). For the last completion of an iterations
+     * run that is perftest's {@code fill_count} remainder. When posting stops early (the
+     * duration is over, or a failure), a QP whose last WRITE was unsignalled posts one more that
+     * is signalled, so that nothing posted is left without a completion to account for it.
+     */
+    private static final class Writer {
+        private final RcPair.Side side;
+        private final Params p;
+        private final SendWr[] chains;
+        private final long[] posted;
+        private final long[] accounted;
+        /** WRITEs QP {@code q} posts in all. */
+        private final long[] target;
+        /** Whether the last WRITE QP {@code q} posted asked for a completion. */
+        private final boolean[] tailSignalled;
+        /** Whether QP {@code q} refused a post: it is in error or being destroyed. */
+        private final boolean[] refused;
+        private final SendWr[] bad = new SendWr[1];
+        private final int peakWindow;
+        private boolean stopped;
+        long total;
+        long posts;
+        long cqes;
+        double peak;
+        private long windowWrites;
+        private long windowStart;
+
+        Writer(RcPair.Side side, long[] remoteAddr, int[] rkey, Params p, long start) {
+            int qps = remoteAddr.length;
+            this.side = side;
+            this.p = p;
+            this.chains = new SendWr[qps];
+            this.posted = new long[qps];
+            this.accounted = new long[qps];
+            this.target = new long[qps];
+            this.tailSignalled = new boolean[qps];
+            this.refused = new boolean[qps];
+            this.peakWindow = Math.max(PEAK_WINDOW, p.cqMod() * qps);
+            this.windowStart = start;
+            for (int q = 0; q < qps; q++) {
+                chains[q] = chain(q, remoteAddr[q], rkey[q]);
+                target[q] = p.seconds() > 0 ? Long.MAX_VALUE : p.iters();
             }
         }
-        return true;
+
+        /** perftest's {@code ctx_set_send_wqes()}: QP {@code q}'s chain, every WRITE from and to its region. */
+        private SendWr chain(int q, long remoteAddr, int rkey) {
+            Sge sge = new Sge(side.mr().iova() + (long) q * p.size(), p.size(), side.mr().lkey());
+            SendWr first = null;
+            SendWr prev = null;
+            for (int j = 0; j < p.postList(); j++) {
+                SendWr wr = new SendWr();
+                wr.wrId = wrId(q, j);
+                wr.opcode = WrOpcode.RDMA_WRITE;
+                wr.sendFlags = (j + 1) % p.cqMod() == 0 ? SendFlags.SIGNALED : 0;
+                wr.sg(sge);
+                wr.remoteAddr = remoteAddr;
+                wr.rkey = rkey;
+                if (prev == null) {
+                    first = wr;
+                } else {
+                    prev.next = wr;
+                }
+                prev = wr;
+            }
+            return first;
+        }
+
+        /** perftest's {@code build_wr_id()}. */
+        static long wrId(int q, long index) {
+            return (long) q << WR_ID_QP_SHIFT | (index & 0xffff_ffffL);
+        }
+
+        /** Posts on every QP what its window and target allow; a refused post is a failure. */
+        void post(Failure failure) {
+            int list = p.postList();
+            for (int q = 0; q < chains.length; q++) {
+                while (!refused[q] && posted[q] + list <= target[q] && posted[q] + list <= p.txDepth() + accounted[q]) {
+                    SendWr first = chains[q];
+                    long index = posted[q];
+                    if (list == 1) {
+                        boolean signalled = (index + 1) % p.cqMod() == 0 || index == target[q] - 1;
+                        first.sendFlags = signalled ? SendFlags.SIGNALED : 0;
+                    }
+                    for (SendWr wr = first; wr != null; wr = wr.next) {
+                        wr.wrId = wrId(q, index++);
+                    }
+                    bad[0] = null;
+                    int rc = side.qp(q).postSend(first, bad);
+                    if (rc == 0) {
+                        posts++;
+                        posted(q, first, null);
+                        continue;
+                    }
+                    // The requests before the refused one are posted.
+                    posted(q, first, bad[0] == null ? first : bad[0]);
+                    refused[q] = true;
+                    failure.postFailed(rc, q, posted[q]);
+                    stop();
+                }
+            }
+        }
+
+        /** Counts the chain's WRITEs from {@code first} up to {@code until} (excluded) as posted on QP {@code q}. */
+        private void posted(int q, SendWr first, SendWr until) {
+            for (SendWr wr = first; wr != null && wr != until; wr = wr.next) {
+                posted[q]++;
+                tailSignalled[q] = (wr.sendFlags & SendFlags.SIGNALED) != 0;
+            }
+        }
+
+        /**
+         * Posting ends (the duration is over, or a failure): each QP posts at most one more
+         * WRITE, signalled, if its last one was not; refused QPs post nothing.
+         */
+        void stop() {
+            if (stopped) {
+                return;
+            }
+            stopped = true;
+            for (int q = 0; q < chains.length; q++) {
+                boolean closing = !refused[q] && !tailSignalled[q] && posted[q] > accounted[q];
+                target[q] = Math.min(target[q], posted[q] + (closing ? 1 : 0));
+            }
+        }
+
+        /** Accounts for completion {@code wc}: its WRITE and the unsignalled ones before it on its QP. */
+        void complete(Wc wc, Failure failure, long now) {
+            int q = (int) (wc.wrId >>> WR_ID_QP_SHIFT);
+            long index = accounted[q] + ((wc.wrId - accounted[q]) & 0xffff_ffffL);
+            long succeeded = index - accounted[q];
+            accounted[q] = index + 1;
+            cqes++;
+            if (wc.status == WcStatus.SUCCESS) {
+                succeeded++;
+            } else {
+                failure.completedInError(wc);
+            }
+            count(succeeded, now);
+        }
+
+        private void count(long writes, long now) {
+            total += writes;
+            windowWrites += writes;
+            if (windowWrites >= peakWindow && now > windowStart) {
+                peak = Math.max(peak, windowWrites * (double) p.size() / MB / ((now - windowStart) / 1e9));
+                windowWrites = 0;
+                windowStart = now;
+            }
+        }
+
+        /**
+         * After {@link #REFUSED_TAIL_GRACE_NANOS} without a completion: a QP that refused a post
+         * (in error or destroyed, so every WRITE still queued on it has been flushed with a
+         * completion by now) and whose last WRITE was unsignalled accounts for the rest as
+         * completed: they left the send queue acknowledged, without an entry. Returns whether
+         * there was such a rest.
+         */
+        boolean settleRefusedTails() {
+            boolean any = false;
+            for (int q = 0; q < chains.length; q++) {
+                if (refused[q] && !tailSignalled[q] && accounted[q] < posted[q]) {
+                    count(posted[q] - accounted[q], System.nanoTime());
+                    accounted[q] = posted[q];
+                    any = true;
+                }
+            }
+            return any;
+        }
+
+        /** WRITEs posted and not yet accounted for. */
+        long outstanding() {
+            long n = 0;
+            for (int q = 0; q < chains.length; q++) {
+                n += posted[q] - accounted[q];
+            }
+            return n;
+        }
+
+        /** Whether every QP posted all it will and every WRITE is accounted for. */
+        boolean done() {
+            for (int q = 0; q < chains.length; q++) {
+                boolean more = !refused[q] && posted[q] + p.postList() <= target[q];
+                if (more || accounted[q] < posted[q]) {
+                    return false;
+                }
+            }
+            return true;
+        }
     }
 
     /** Reads B's buffer back: every region must be what its QP wrote. */

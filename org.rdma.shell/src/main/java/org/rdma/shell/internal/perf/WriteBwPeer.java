@@ -27,8 +27,10 @@ import org.rdma.verbs.RdmaException;
  *   <li>the buffer: per QP a region of {@code BUFF_SIZE(size, page size)} bytes, announced at
  *       {@code buf + (qps + i) * BUFF_SIZE} as {@code set_up_connection()} does, so a perftest
  *       client cycling its writes through a page finds the whole page registered;</li>
- *   <li>the keys of each QP, twice (before and after connecting), then once more for QP 0;
- *       the QPs are connected in between (the server stays in RTR, as perftest's);</li>
+ *   <li>the header ({@link WriteBw#testInfo}), each side with its own CQ moderation and post
+ *       list ({@code -Q}, {@code -l}: perftest does not exchange them), the TX depth on the
+ *       client only; the keys of each QP, twice (before and after connecting), then once more
+ *       for QP 0; the QPs are connected in between (the server stays in RTR, as perftest's);</li>
  *   <li>the client writes ({@link WriteBw#write}) and prints its result row; a handshake; the
  *       client's report goes to the server (size, iterations, peak, average, message rate),
  *       which prints it as its own row; a last handshake closes the connection.</li>
@@ -54,16 +56,14 @@ public final class WriteBwPeer {
         public String device;
         /** {@code -i}. */
         public int port = 1;
-        /** {@code -s}. */
-        public int size = 65536;
-        /** {@code -n}: iterations per QP. */
-        public long iters = 5000;
-        /** {@code -D}: seconds instead of iterations (0: iterations). */
-        public int seconds;
+        /**
+         * {@code -s}, {@code -n} or {@code -D}, {@code -t}, {@code -Q}, {@code -l} as
+         * {@link CqModeration} settles them, and the seed of the PSNs and the written pattern;
+         * the server prints its own CQ moderation and post list but writes nothing.
+         */
+        public WriteBw.Params params = new WriteBw.Params(65536, 5000, 0, 128, 1, 1, System.nanoTime());
         /** {@code -q}. */
         public int qps = 1;
-        /** {@code -t}. */
-        public int txDepth = 128;
         /** {@code -m}; {@code null}: the port's active MTU. */
         public Mtu mtu;
         /** {@code -x}; -1: automatic on Ethernet, none on InfiniBand. */
@@ -74,8 +74,6 @@ public final class WriteBwPeer {
         public int tcpPort = PerftestMsg.DEFAULT_PORT;
         /** The server's host; {@code null} on the server. */
         public String server;
-        /** Seed of the PSNs and the written pattern. */
-        public long seed = System.nanoTime();
     }
 
     private final Config c;
@@ -226,7 +224,7 @@ public final class WriteBwPeer {
 
     /** perftest's {@code BUFF_SIZE(size, cycle_buffer)}: one QP's region. */
     long regionSize() {
-        return Math.max(c.size, cycleBuffer);
+        return Math.max(c.params.size(), cycleBuffer);
     }
 
     private WriteBw.Result connected(IbCore core, OobChannel ch, RcPair.Side side) {
@@ -235,10 +233,11 @@ public final class WriteBwPeer {
         RcPair.Config rc = new RcPair.Config();
         rc.gidIndex = gidIndex;
         rc.qps = c.qps;
-        rc.sendDepth = client ? c.txDepth : 1;
+        rc.sendDepth = client ? c.params.txDepth() : 1;
         rc.recvDepth = 1;
+        rc.sqSigAll = false;
         rc.bufferSize = (int) (2 * c.qps * region);
-        Random rnd = new Random(c.seed);
+        Random rnd = new Random(c.params.runId());
         side.open(core, rc, IOVA, rnd);
         boolean withGid = gidIndex >= 0;
         PerftestMsg.Keys[] mine = new PerftestMsg.Keys[c.qps];
@@ -247,8 +246,8 @@ public final class WriteBwPeer {
             mine[i] = new PerftestMsg.Keys(d.lid(), 1, d.qpn(), d.psn(), side.mr().rkey(),
                     side.mr().iova() + (c.qps + i) * region, withGid ? d.gid() : null, 0);
         }
-        WriteBw.testInfo(c.device, c.qps, portAttr.linkLayer == LinkLayer.ETHERNET, mtu.bytes, gidIndex,
-                client ? c.txDepth : 0, "Ethernet").forEach(out::println);
+        WriteBw.testInfo(c.device, c.qps, portAttr.linkLayer == LinkLayer.ETHERNET, mtu.bytes, gidIndex, c.params,
+                client, "Ethernet").forEach(out::println);
         PerftestMsg.Keys[] theirs = new PerftestMsg.Keys[c.qps];
         for (int i = 0; i < c.qps; i++) {
             theirs[i] = handshake(ch, mine[i]);
@@ -282,8 +281,7 @@ public final class WriteBwPeer {
                 addr[i] = theirs[i].vaddr();
                 rkey[i] = theirs[i].rkey();
             }
-            result = WriteBw.write(side, addr, rkey,
-                    new WriteBw.Params(c.size, c.iters, c.seconds, c.txDepth, c.seed), null);
+            result = WriteBw.write(side, addr, rkey, c.params, null);
             out.println(result.row());
             out.println(WriteBw.RESULT_LINE);
             out.flush();
@@ -291,7 +289,7 @@ public final class WriteBwPeer {
             exchangeReport(ch, result);
         } else {
             handshake(ch, mine[0]);
-            result = exchangeReport(ch, new WriteBw.Result(0, 0, 0, 0, 0, 0, 0));
+            result = exchangeReport(ch, WriteBw.Result.report(0, 0, 0, 0, 0));
             out.println(result.row());
         }
         handshake(ch, mine[0]);
@@ -319,6 +317,6 @@ public final class WriteBwPeer {
         double peak = PerftestMsg.decodeDouble(ch.exchange(PerftestMsg.encodeDouble(mine.peakMBps()), 8));
         double avg = PerftestMsg.decodeDouble(ch.exchange(PerftestMsg.encodeDouble(mine.avgMBps()), 8));
         double rate = PerftestMsg.decodeDouble(ch.exchange(PerftestMsg.encodeDouble(mine.msgRateMpps()), 8));
-        return new WriteBw.Result((int) size, n, peak, avg, rate, size * n, 0);
+        return WriteBw.Result.report((int) size, n, peak, avg, rate);
     }
 }

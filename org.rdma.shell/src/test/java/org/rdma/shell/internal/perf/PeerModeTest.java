@@ -137,6 +137,36 @@ class PeerModeTest {
     }
 
     /**
+     * -Q and -l on both ends: each prints its own CQ moderation (perftest does not exchange it),
+     * the client its post list and TX depth, after the notice perftest prints; the run and the
+     * report exchange are unchanged.
+     */
+    @Test
+    void writeBwPeersPrintTheirOwnModeration() throws Exception {
+        String port = Integer.toString(PeerRun.freeTcpPort());
+        try (PeerRun server = new PeerRun("bw-server", o -> PerfCommandAccess.writeBw(net, o, "-d", "mlx4_1", "-p",
+                port, "-s", "8"))) {
+            server.awaitLine(l -> l.contains("Waiting for client to connect"), WAIT_MS);
+            try (PeerRun client = new PeerRun("bw-client", o -> PerfCommandAccess.writeBw(net, o, "-d", "mlx4_0",
+                    "-p", port, "-s", "8", "-n", "1600", "-l", "16", "127.0.0.1"))) {
+                List<String> c = client.join(WAIT_MS);
+                List<String> s = server.join(WAIT_MS);
+                assertEquals(List.of(WriteBw.RESULT_LINE,
+                        "Post List requested - CQ moderation will be the size of the post list"), c.subList(0, 2));
+                assertEquals(WriteBwModerationTest.testInfo("mlx4_0", "RDMA_Write Post List BW Test", "128", "16",
+                        "16", "Ethernet"), c.subList(2, 16));
+                int header = s.indexOf(WriteBw.RESULT_LINE);
+                assertEquals(WriteBwModerationTest.testInfo("mlx4_1", "RDMA_Write BW Test", null, null, "100",
+                        "Ethernet"), s.subList(header, header + 12), "the server's own defaults, no TX depth");
+                String row = c.get(c.indexOf(WriteBw.RESULT_FMT) + 1);
+                assertTrue(row.startsWith(" 8          1600             "), row);
+                assertEquals(row, s.get(s.indexOf(WriteBw.RESULT_FMT) + 1), "the server prints the client's report");
+            }
+        }
+        assertNothingLeft();
+    }
+
+    /**
      * Our ib_write_bw server against a scripted perftest 6.29 client (IB, no GID): every message
      * in perftest's order and size, written from the C format strings by hand; the server prints
      * the report the script sends.

@@ -122,6 +122,6 @@ class PerfCommandsTest {
                 "1000 iters in 0.05 seconds = 50.00 usec/iter"),
                 new Pingpong.Result(4096, 1000, 50_000_000L).lines());
         assertEquals(" 65536      5000             3165.43            3165.12\t\t     0.050642",
-                new WriteBw.Result(65536, 5000, 3165.43, 3165.12, 0.050642, 0, 0).row());
+                WriteBw.Result.report(65536, 5000, 3165.43, 3165.12, 0.050642).row());
     }
 }
