@@ -25,7 +25,7 @@ import org.rdma.verbs.PortAttr;
 import org.rdma.verbs.PortState;
 import org.rdma.verbs.spi.DeviceInfo;
 import org.rdma.verbs.spi.GidEntry;
-import org.rdma.verbs.time.IbClock;
+import org.rdma.verbs.time.SystemClock;
 
 /**
  * Real devices without OSGi for the perf tests: the core's {@link CoreDevice} around the
@@ -37,14 +37,23 @@ final class LoopbackNet implements IbCore, AutoCloseable {
     private record Port(RvtDevice dev, int lid, Gid gid) {
     }
 
-    private final IbClock clock;
+    /** The network's own clock, closed with it. */
+    private final SystemClock clock;
     private final List<CoreDevice> devices = new ArrayList<>();
     private final Map<Integer, Port> byLid = new ConcurrentHashMap<>();
     /** Packets delivered. */
     volatile long delivered;
 
-    LoopbackNet(IbClock clock) {
+    private LoopbackNet(SystemClock clock) {
         this.clock = clock;
+    }
+
+    /** The perf tests' network: {@code mlx4_0} at LID 1 and {@code mlx4_1} at LID 2, on a clock of its own. */
+    static LoopbackNet twoHcas(String clockName) {
+        LoopbackNet net = new LoopbackNet(new SystemClock(clockName));
+        net.add("mlx4_0", 1);
+        net.add("mlx4_1", 2);
+        return net;
     }
 
     /** Adds device {@code name} with one IB port at {@code lid}. */
@@ -241,5 +250,6 @@ final class LoopbackNet implements IbCore, AutoCloseable {
         for (CoreDevice d : devices) {
             d.provider().detach();
         }
+        clock.close();
     }
 }

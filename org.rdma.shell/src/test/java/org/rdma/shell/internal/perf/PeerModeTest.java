@@ -22,7 +22,6 @@ import org.rdma.verbs.Errno;
 import org.rdma.verbs.Gid;
 import org.rdma.verbs.QpType;
 import org.rdma.verbs.RdmaException;
-import org.rdma.verbs.time.SystemClock;
 
 /**
  * The tools against a peer over TCP, both ends in this JVM on two threads (two devices of a
@@ -32,21 +31,16 @@ import org.rdma.verbs.time.SystemClock;
  */
 class PeerModeTest {
     private static final long WAIT_MS = 20_000;
-    private SystemClock clock;
     private LoopbackNet net;
 
     @BeforeEach
     void setUp() {
-        clock = new SystemClock("peer-test-clock");
-        net = new LoopbackNet(clock);
-        net.add("mlx4_0", 1);
-        net.add("mlx4_1", 2);
+        net = LoopbackNet.twoHcas("peer-test-clock");
     }
 
     @AfterEach
     void tearDown() {
         net.close();
-        clock.close();
     }
 
     private void assertNothingLeft() {

@@ -16,25 +16,19 @@ import org.rdma.shell.internal.PerfCommandAccess;
 import org.rdma.verbs.Errno;
 import org.rdma.verbs.Gid;
 import org.rdma.verbs.RdmaException;
-import org.rdma.verbs.time.SystemClock;
 
 /** The ibv_rc_pingpong and ib_write_bw commands: their output end to end, option errors, formats. */
 class PerfCommandsTest {
-    private SystemClock clock;
     private LoopbackNet net;
 
     @BeforeEach
     void setUp() {
-        clock = new SystemClock("perf-cmd-clock");
-        net = new LoopbackNet(clock);
-        net.add("mlx4_0", 1);
-        net.add("mlx4_1", 2);
+        net = LoopbackNet.twoHcas("perf-cmd-clock");
     }
 
     @AfterEach
     void tearDown() {
         net.close();
-        clock.close();
     }
 
     private static List<String> lines(Consumer<PrintStream> c) {

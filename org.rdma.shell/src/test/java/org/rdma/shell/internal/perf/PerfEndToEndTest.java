@@ -21,28 +21,22 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.rdma.verbs.Errno;
 import org.rdma.verbs.RdmaException;
-import org.rdma.verbs.time.SystemClock;
 
 /**
  * ibv_rc_pingpong's and ib_write_bw's traffic on real devices (the core's devices on the
  * software transport, joined by a loopback network): data checked, everything torn down.
  */
 class PerfEndToEndTest {
-    private SystemClock clock;
     private LoopbackNet net;
 
     @BeforeEach
     void setUp() {
-        clock = new SystemClock("perf-test-clock");
-        net = new LoopbackNet(clock);
-        net.add("mlx4_0", 1);
-        net.add("mlx4_1", 2);
+        net = LoopbackNet.twoHcas("perf-test-clock");
     }
 
     @AfterEach
     void tearDown() {
         net.close();
-        clock.close();
     }
 
     private RcPair.Config config(int qps, int bufferSize) {

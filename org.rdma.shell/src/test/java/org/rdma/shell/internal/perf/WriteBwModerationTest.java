@@ -19,7 +19,6 @@ import org.rdma.shell.internal.PerfCommandAccess;
 import org.rdma.verbs.Errno;
 import org.rdma.verbs.RdmaException;
 import org.rdma.verbs.Wc;
-import org.rdma.verbs.time.SystemClock;
 
 /**
  * ib_write_bw's CQ moderation (-Q) and post list (-l): the completions the writer's CQ
@@ -27,21 +26,16 @@ import org.rdma.verbs.time.SystemClock;
  * and what the command prints (header, notices) or refuses.
  */
 class WriteBwModerationTest {
-    private SystemClock clock;
     private LoopbackNet net;
 
     @BeforeEach
     void setUp() {
-        clock = new SystemClock("bw-mod-clock");
-        net = new LoopbackNet(clock);
-        net.add("mlx4_0", 1);
-        net.add("mlx4_1", 2);
+        net = LoopbackNet.twoHcas("bw-mod-clock");
     }
 
     @AfterEach
     void tearDown() {
         net.close();
-        clock.close();
     }
 
     // ================================================================== traffic
