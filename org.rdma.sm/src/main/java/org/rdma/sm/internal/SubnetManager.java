@@ -21,6 +21,8 @@ import org.rdma.sm.internal.Subnet.EndPort;
 import org.rdma.sm.internal.Subnet.Node;
 import org.rdma.verbs.Gid;
 import org.rdma.verbs.IbDevice;
+import org.rdma.verbs.PortCapFlags;
+import org.rdma.verbs.PortModify;
 import org.rdma.verbs.QpType;
 import org.rdma.verbs.WcStatus;
 import org.rdma.verbs.time.IbClock;
@@ -123,12 +125,14 @@ public final class SubnetManager {
     // ================================================================== life cycle
 
     /**
-     * Registers the SMI agents (requests out, traps and SMInfo in) and the SA's GSI agent, then
-     * asks for the first sweep.
+     * Announces IsSM on the port (what opening {@code /dev/infiniband/issmN} does for OpenSM:
+     * {@code ib_umad_sm_open()}), registers the SMI agents (requests out, traps and SMInfo in)
+     * and the SA's GSI agent, then asks for the first sweep.
      *
      * @throws org.rdma.verbs.RdmaException when the port has no MAD QPs (yet)
      */
     public void start() {
+        setIsSm(true);
         smAgent = mad.registerMadAgent(device, portNum, QpType.SMI, null, 0, this::sendDone,
                 (a, sb, wc) -> run(() -> smpResponse(sb, wc)), this, 0);
         try {
@@ -147,9 +151,10 @@ public final class SubnetManager {
         run(this::requestSweep);
     }
 
-    /** Unregisters the agents (fences: no handler runs afterwards) and stops the timer. */
+    /** Unregisters the agents (fences: no handler runs afterwards), stops the timer and withdraws IsSM. */
     public void close() {
         closed = true;
+        setIsSm(false);
         IbClock.Timer t = timer;
         if (t != null) {
             t.cancel();
@@ -166,6 +171,21 @@ public final class SubnetManager {
         }
         trapAgent = null;
         smAgent = null;
+    }
+
+    /** {@code ib_umad_sm_open()}/{@code ib_umad_sm_close()}: IsSM in the port's CapabilityMask. */
+    private void setIsSm(boolean on) {
+        PortModify m = new PortModify();
+        if (on) {
+            m.setPortCapMask = PortCapFlags.SM;
+        } else {
+            m.clrPortCapMask = PortCapFlags.SM;
+        }
+        try {
+            device.modifyPort(portNum, 0, m);
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, () -> device.name() + "/" + portNum + ": IsSM not changed: " + e.getMessage());
+        }
     }
 
     private void tick() {

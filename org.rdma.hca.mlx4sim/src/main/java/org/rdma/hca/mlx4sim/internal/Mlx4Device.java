@@ -22,6 +22,7 @@ import org.rdma.verbs.IbEventType;
 import org.rdma.verbs.LinkLayer;
 import org.rdma.verbs.NodeType;
 import org.rdma.verbs.PortAttr;
+import org.rdma.verbs.PortModify;
 import org.rdma.verbs.RdmaException;
 import org.rdma.verbs.spi.DeviceContext;
 import org.rdma.verbs.spi.DeviceInfo;
@@ -345,6 +346,25 @@ public final class Mlx4Device implements RvtDriver {
     @Override
     public int queryPkey(int port, int index) {
         return check(port).queryPkey(index);
+    }
+
+    /**
+     * {@code mlx4_ib_modify_port()}: sets and clears PortInfo:CapabilityMask bits (the SM's IsSM,
+     * the CM's IsCM) and resets the Q_Key violation counter. A no-op on RoCE ports, whose
+     * capabilities are not the SM's business (the CM calls it on every port).
+     */
+    @Override
+    public void modifyPort(int port, int mask, PortModify modify) {
+        Mlx4Port p = check(port);
+        if (!p.isIb()) {
+            return;
+        }
+        synchronized (p) {
+            p.capMask = (p.capMask | modify.setPortCapMask) & ~modify.clrPortCapMask;
+            if ((mask & PortModify.RESET_QKEY_CNTR) != 0) {
+                p.qkeyViolations = 0;
+            }
+        }
     }
 
     /**

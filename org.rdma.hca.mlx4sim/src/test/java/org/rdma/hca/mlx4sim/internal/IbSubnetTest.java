@@ -21,6 +21,8 @@ import org.rdma.verbs.DeviceCapFlags;
 import org.rdma.verbs.IbEventType;
 import org.rdma.verbs.Mtu;
 import org.rdma.verbs.PortAttr;
+import org.rdma.verbs.PortCapFlags;
+import org.rdma.verbs.PortModify;
 import org.rdma.verbs.PortState;
 import org.rdma.verbs.Wc;
 import org.rdma.verbs.time.VirtualClock;
@@ -169,6 +171,22 @@ class IbSubnetTest {
         PortAttr pa = da.provider().queryPort(1);
         assertEquals(PortState.INIT, pa.state);
         assertEquals(A_GUID + 1, da.provider().queryGid(1, 0).gid.interfaceId());
+    }
+
+    @Test
+    void modifyPortSetsAndClearsCapabilityBitsAndResetsQkeyViolations() {
+        PortModify m = new PortModify();
+        m.setPortCapMask = PortCapFlags.SM;
+        da.provider().modifyPort(1, 0, m);
+        assertEquals(Mlx4Identity.IB_PORT_CAP_MASK | PortCapFlags.SM, da.provider().queryPort(1).portCapFlags,
+                "IsSM, as ibstat shows 0x0251486a on the SM's port");
+        da.port(1).qkeyViolations = 3;
+        m = new PortModify();
+        m.clrPortCapMask = PortCapFlags.SM | PortCapFlags.CM_SUP;
+        da.provider().modifyPort(1, PortModify.RESET_QKEY_CNTR, m);
+        assertEquals(Mlx4Identity.IB_PORT_CAP_MASK & ~PortCapFlags.CM_SUP, da.provider().queryPort(1).portCapFlags);
+        assertEquals(0, da.port(1).qkeyViolations);
+        assertEquals(Mlx4Identity.IB_PORT_CAP_MASK, db.provider().queryPort(1).portCapFlags, "the other HCA's port");
     }
 
     @Test
