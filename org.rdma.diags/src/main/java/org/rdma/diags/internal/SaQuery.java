@@ -15,7 +15,6 @@ import org.rdma.verbs.PortCapFlags;
 import org.rdma.verbs.RdmaException;
 import org.rdma.verbs.wire.MadHdr;
 import org.rdma.verbs.wire.NodeInfo;
-import org.rdma.verbs.wire.PortInfo;
 
 /**
  * The queries of {@code saquery} (infiniband-diags/saquery.c): a template record and component
@@ -318,8 +317,7 @@ final class SaQuery {
 
     /**
      * {@code print_issm_records()}: the PortInfoRecords whose CapabilityMask has IsSM, then those
-     * with IsSMdisabled. The query carries the bit with its component mask bit; the records are
-     * also filtered here, so an SA that ignores the component gives the same answer.
+     * with IsSMdisabled, as the SA selects them (a bitwise CapabilityMask match).
      */
     List<String> issmRecords() {
         List<String> out = new ArrayList<>();
@@ -336,14 +334,10 @@ final class SaQuery {
         q.portInfo.capabilityMask = bit;
         byte[] t = new byte[PortInfoRecord.BYTES];
         q.pack(t, 0);
-        // IB_PIR_COMPMASK_CAPMASK: component 7 (after LID, port, options, M_Key, GID prefix, LID, SM LID)
-        SaResult r = table(SaMad.ATTR_PORT_INFO_REC, 1 << 31, 1L << 7, t);
+        SaResult r = table(SaMad.ATTR_PORT_INFO_REC, PortInfoRecord.ENHANCED_COMP_MASK, PortInfoRecord.CAPABILITY_MASK, t);
         List<String> out = new ArrayList<>();
         for (int off : r.records()) {
-            PortInfo pi = new PortInfoRecord().unpack(r.mad(), off).portInfo;
-            if ((pi.capabilityMask & bit) != 0) {
-                out.addAll(SaDump.portInfoRecordShort(r.mad(), off));
-            }
+            out.addAll(SaDump.portInfoRecordShort(r.mad(), off));
         }
         return out;
     }

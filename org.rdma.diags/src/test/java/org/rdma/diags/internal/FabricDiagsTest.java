@@ -15,9 +15,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.rdma.fabric.FabricNode;
+import org.rdma.mad.sa.PortInfoRecord;
+import org.rdma.mad.sa.SaMad;
 import org.rdma.sm.testkit.SmNet;
 import org.rdma.verbs.Errno;
 import org.rdma.verbs.NodeType;
+import org.rdma.verbs.PortCapFlags;
+import org.rdma.verbs.wire.MadHdr;
 
 /**
  * The commands on three switches and six hosts with the SM up: every port ACTIVE with its own
@@ -151,7 +155,7 @@ class FabricDiagsTest {
     void saqueryShowsTheSasClassPortInfo() {
         List<String> cpi = DiagNet.lines(d.saquery, "-c");
         assertEquals(List.of("SA ClassPortInfo:", "\t\tBase version.............1", "\t\tClass version............2",
-                "\t\tCapability mask..........0x0200", "\t\tCapability mask 2........0x00000000",
+                "\t\tCapability mask..........0x2200", "\t\tCapability mask 2........0x00000000",
                 "\t\tResponse time value......0x10", "\t\tRedirect GID.............::"), cpi.subList(0, 7));
         assertEquals("\t\tTrap LID.................0", cpi.get(14));
         assertEquals(18, cpi.size());
@@ -183,7 +187,38 @@ class FabricDiagsTest {
         assertEquals("Active", value(pir, "LinkState"));
         List<String> sm = DiagNet.lines(d.saquery, "-s");
         assertEquals("IsSM ports", sm.get(0));
-        assertTrue(sm.contains("IsSMdisabled ports"));
+        int smLid = d.net.dev("h0").queryPort(1).smLid;
+        assertEquals(List.of("IsSMdisabled ports"), sm.subList(sm.indexOf("") + 1, sm.size()), "no port has IsSMdisabled");
+        assertEquals(1, sm.stream().filter(l -> l.contains("EndPortLid")).count(), "one port has IsSM: " + sm);
+        assertEquals(String.valueOf(smLid), value(sm, "EndPortLid"));
+    }
+
+    @Test
+    void theSaMatchesPortCapabilitiesExactlyOrBitwiseAndAnEmptyTableHasNoStride() {
+        int smLid = d.net.dev("h0").queryPort(1).smLid;
+        try (MadRpc rpc = MadRpc.open(d.umad, null, 0, 1000, 0)) {
+            PortInfoRecord q = new PortInfoRecord();
+            q.portInfo.capabilityMask = PortCapFlags.SM;
+            byte[] t = new byte[PortInfoRecord.BYTES];
+            q.pack(t, 0);
+            MadRpc.SaResult bitwise = rpc.sa(MadHdr.IB_SA_METHOD_GET_TABLE, SaMad.ATTR_PORT_INFO_REC,
+                    PortInfoRecord.ENHANCED_COMP_MASK, PortInfoRecord.CAPABILITY_MASK, 0, t);
+            assertEquals(1, bitwise.records().size(), "the SM's port alone has IsSM");
+            PortInfoRecord smPort = new PortInfoRecord().unpack(bitwise.mad(), bitwise.records().get(0));
+            assertEquals(smLid, smPort.lid);
+            assertEquals(PortInfoRecord.BYTES / 8 + 1, bitwise.attrOffset(), "68-byte records padded to 72");
+
+            MadRpc.SaResult exact = rpc.sa(MadHdr.IB_SA_METHOD_GET_TABLE, SaMad.ATTR_PORT_INFO_REC, 0,
+                    PortInfoRecord.CAPABILITY_MASK, 0, t);
+            assertEquals(0, exact.status());
+            assertEquals(List.of(), exact.records(), "no port's mask is IsSM alone");
+            assertEquals(0, exact.attrOffset(), "no record, no stride (as OpenSM answers)");
+
+            smPort.pack(t, 0);
+            MadRpc.SaResult same = rpc.sa(MadHdr.IB_SA_METHOD_GET_TABLE, SaMad.ATTR_PORT_INFO_REC, 0,
+                    PortInfoRecord.CAPABILITY_MASK | PortInfoRecord.LID, 0, t);
+            assertEquals(1, same.records().size(), "its own mask matches exactly");
+        }
     }
 
     @Test

@@ -10,6 +10,14 @@ public final class PortInfoRecord implements SaRecord {
     public static final long LID = 1L;
     /** Component mask bit of the port number. */
     public static final long PORT_NUM = 1L << 1;
+    /**
+     * Component mask bit of PortInfo:CapabilityMask ({@code IB_PIR_COMPMASK_CAPMASK}): an exact
+     * match, or with bit 31 of the AttributeModifier set every bit of the query's mask
+     * (IBTA 1.2 erratum, {@link #ENHANCED_COMP_MASK}).
+     */
+    public static final long CAPABILITY_MASK = 1L << 7;
+    /** AttributeModifier bit asking for the bitwise CapabilityMask comparison. */
+    public static final int ENHANCED_COMP_MASK = 1 << 31;
 
     /** {@code endport_lid}. */
     public int lid;

@@ -4,5 +4,5 @@
  * aggregation, and the SA attribute codecs built on {@code IbPack} field tables.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.0.0")
+@org.osgi.annotation.versioning.Version("1.1.0")
 package org.rdma.mad.sa;

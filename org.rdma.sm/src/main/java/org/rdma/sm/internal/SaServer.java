@@ -63,6 +63,11 @@ final class SaServer {
     /** ClassPortInfo CapabilityMask: UD multicast (MCMemberRecord joins) is supported ({@code OSM_CAP_IS_UD_MCAST_SUP}). */
     static final int CAP_IS_UD_MCAST_SUP = 1 << 9;
     /**
+     * ClassPortInfo CapabilityMask: PortInfoRecord CapabilityMask is compared bitwise when the
+     * AttributeModifier asks ({@code OSM_CAP_IS_PORT_INFO_CAPMASK_MATCH_SUPPORTED}).
+     */
+    static final int CAP_IS_PORT_INFO_CAPMASK_MATCH_SUP = 1 << 13;
+    /**
      * ClassPortInfo RespTimeValue: 4.096 us * 2^16 = 268 ms, the first such time not below the
      * SA's 200 ms transaction timeout, as OpenSM encodes its own.
      */
@@ -158,7 +163,8 @@ final class SaServer {
                 }
                 case SaMad.ATTR_NODE_REC -> answer(a, wc, table, nodes(new NodeRecord().unpack(m, SaMad.DATA_OFFSET), mask));
                 case SaMad.ATTR_PORT_INFO_REC ->
-                        answer(a, wc, table, portInfos(new PortInfoRecord().unpack(m, SaMad.DATA_OFFSET), mask));
+                        answer(a, wc, table, portInfos(new PortInfoRecord().unpack(m, SaMad.DATA_OFFSET), mask,
+                                (h.attrMod & PortInfoRecord.ENHANCED_COMP_MASK) != 0));
                 case SaMad.ATTR_SERVICE_REC -> service(a, wc, h.method, new ServiceRecord().unpack(m, SaMad.DATA_OFFSET), mask);
                 case SaMad.ATTR_MC_MEMBER_REC -> mcMember(a, wc, h.method, new McMemberRecord().unpack(m, SaMad.DATA_OFFSET), mask);
                 case MadHdr.IB_MGMT_ATTR_CLASS_PORT_INFO -> classPortInfo(a, wc, h.method);
@@ -185,7 +191,7 @@ final class SaServer {
         ClassPortInfo c = new ClassPortInfo();
         c.baseVersion = MadHdr.IB_MGMT_BASE_VERSION;
         c.classVersion = SaMad.IB_SA_CLASS_VERSION;
-        c.capabilityMask = CAP_IS_UD_MCAST_SUP;
+        c.capabilityMask = CAP_IS_UD_MCAST_SUP | CAP_IS_PORT_INFO_CAPMASK_MATCH_SUP;
         c.respTimeValue = RESP_TIME_VALUE;
         respond(a, wc, MadHdr.IB_MGMT_METHOD_GET_RESP, 0, List.of(c), false);
     }
@@ -300,7 +306,13 @@ final class SaServer {
         return out;
     }
 
-    private List<SaRecord> portInfos(PortInfoRecord q, long mask) {
+    /**
+     * PortInfoRecords matching {@code q} by LID, port and CapabilityMask: equal, or with
+     * {@code enhanced} (AttributeModifier bit 31) holding every bit of the query's, as
+     * {@code osm_sa_portinfo_record.c} compares ({@code saquery -s} finds the SM ports this way).
+     */
+    private List<SaRecord> portInfos(PortInfoRecord q, long mask, boolean enhanced) {
+        int caps = q.portInfo.capabilityMask;
         List<SaRecord> out = new ArrayList<>();
         for (Node n : sm.subnet().nodes.values()) {
             for (int p = 0; p < n.ports.length; p++) {
@@ -309,8 +321,10 @@ final class SaServer {
                     continue;
                 }
                 int lid = n.isSwitch() ? n.ports[0] == null ? 0 : lidOfNode(n) : pi.lid;
+                boolean capsMatch = enhanced ? (pi.capabilityMask & caps) == caps : pi.capabilityMask == caps;
                 if ((mask & PortInfoRecord.LID) != 0 && lid != q.lid
-                        || (mask & PortInfoRecord.PORT_NUM) != 0 && p != q.portNum) {
+                        || (mask & PortInfoRecord.PORT_NUM) != 0 && p != q.portNum
+                        || (mask & PortInfoRecord.CAPABILITY_MASK) != 0 && !capsMatch) {
                     continue;
                 }
                 PortInfoRecord r = new PortInfoRecord();
@@ -508,7 +522,8 @@ final class SaServer {
         if (agent == null) {
             return;
         }
-        int stride = recs.isEmpty() ? 8 : (recs.get(0).byteLength() + 7) / 8 * 8;
+        // no record, no stride: OpenSM's osm_sa_respond() and osm_sa_send_error() put 0
+        int stride = recs.isEmpty() ? 0 : (recs.get(0).byteLength() + 7) / 8 * 8;
         try {
             MadSendBuf r = sm.mad.createResponse(a, wc, rmpp, MadHdr.IB_MGMT_SA_HDR,
                     rmpp ? recs.size() * stride : SaMad.DATA_SIZE);
