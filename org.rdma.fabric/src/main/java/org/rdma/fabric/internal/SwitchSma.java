@@ -445,7 +445,7 @@ final class SwitchSma {
         pi.vlArbHighCap = 8;
         pi.vlArbLowCap = 8;
         pi.mtuCap = PortInfo.MTU_4096;
-        pi.operationalVls = vlsEncoding(port.operationalVls);
+        pi.operationalVls = PortInfo.vlCap(port.operationalVls);
         pi.guidCap = portNum == 0 ? 1 : 0;
         pi.respTimeValue = 8;
         return pi;
@@ -464,38 +464,6 @@ final class SwitchSma {
                 return PortInfo.LINK_SPEED_EXT_NDR;
             default:
                 return 0;
-        }
-    }
-
-    static int vlsEncoding(int dataVls) {
-        switch (dataVls) {
-            case 1:
-                return PortInfo.VL_CAP_VL0;
-            case 2:
-                return PortInfo.VL_CAP_VL0_1;
-            case 4:
-                return PortInfo.VL_CAP_VL0_3;
-            case 8:
-                return PortInfo.VL_CAP_VL0_7;
-            default:
-                return PortInfo.VL_CAP_VL0_14;
-        }
-    }
-
-    static int vlsFromEncoding(int encoding) {
-        switch (encoding) {
-            case PortInfo.VL_CAP_VL0:
-                return 1;
-            case PortInfo.VL_CAP_VL0_1:
-                return 2;
-            case PortInfo.VL_CAP_VL0_3:
-                return 4;
-            case PortInfo.VL_CAP_VL0_7:
-                return 8;
-            case PortInfo.VL_CAP_VL0_14:
-                return 15;
-            default:
-                return -1;
         }
     }
 
@@ -521,20 +489,7 @@ final class SwitchSma {
                 && (in.linkSpeedEnabled & ~supportedSpeed) != 0) {
             ok = false;
         }
-        switch (in.portState) {
-            case PortInfo.PORT_STATE_NOP:
-            case PortInfo.PORT_STATE_DOWN:
-                break;
-            case PortInfo.PORT_STATE_ARMED:
-                ok &= cur == PortState.INIT || cur == PortState.ARMED;
-                break;
-            case PortInfo.PORT_STATE_ACTIVE:
-                ok &= cur == PortState.ARMED || cur == PortState.ACTIVE;
-                break;
-            default:
-                ok = false;
-                break;
-        }
+        ok &= PortInfo.portStateRequestValid(in.portState, cur);
         switch (in.portPhysState) {
             case PortInfo.PHYS_STATE_NOP:
                 break;
@@ -546,7 +501,7 @@ final class SwitchSma {
                 ok = false;
                 break;
         }
-        if (in.operationalVls != 0 && (vlsFromEncoding(in.operationalVls) < 0 || in.operationalVls > PortInfo.VL_CAP_VL0_7)) {
+        if (in.operationalVls != 0 && (PortInfo.dataVls(in.operationalVls) < 0 || in.operationalVls > PortInfo.VL_CAP_VL0_7)) {
             ok = false;
         }
         if (in.neighborMtu != 0 && in.neighborMtu > PortInfo.MTU_4096) {
@@ -585,7 +540,7 @@ final class SwitchSma {
             s.overrunErrors = in.overrunErrors;
             s.linkDownDefaultState = in.linkDownDefaultState;
             if (in.operationalVls != 0) {
-                port.operationalVls = vlsFromEncoding(in.operationalVls);
+                port.operationalVls = PortInfo.dataVls(in.operationalVls);
             }
         }
         FabricImpl f = sw.fabric;

@@ -2,6 +2,7 @@ package org.rdma.verbs.wire;
 
 import java.util.List;
 import java.util.Objects;
+import org.rdma.verbs.PortState;
 
 /**
  * The PortInfo SMP attribute (IBTA vol. 1, 14.2.5.6, table 146), attribute ID
@@ -237,6 +238,63 @@ public final class PortInfo implements MadAttribute {
     public int linkSpeedExtSupported;
     /** Enabled extended link speeds, 5 bits. */
     public int linkSpeedExtEnabled;
+
+    /**
+     * The {@code VL_CAP_*} encoding (VLCap, OperationalVLs) of {@code dataVls} data VLs: 1, 2, 4
+     * and 8 exactly, anything else as VL0-14.
+     */
+    public static int vlCap(int dataVls) {
+        switch (dataVls) {
+            case 1:
+                return VL_CAP_VL0;
+            case 2:
+                return VL_CAP_VL0_1;
+            case 4:
+                return VL_CAP_VL0_3;
+            case 8:
+                return VL_CAP_VL0_7;
+            default:
+                return VL_CAP_VL0_14;
+        }
+    }
+
+    /** The data VLs a {@code VL_CAP_*} value stands for, or -1 for a reserved value (0 among them). */
+    public static int dataVls(int vlCap) {
+        switch (vlCap) {
+            case VL_CAP_VL0:
+                return 1;
+            case VL_CAP_VL0_1:
+                return 2;
+            case VL_CAP_VL0_3:
+                return 4;
+            case VL_CAP_VL0_7:
+                return 8;
+            case VL_CAP_VL0_14:
+                return 15;
+            default:
+                return -1;
+        }
+    }
+
+    /**
+     * Whether a SubnSet(PortInfo) may ask a port in {@code current} for PortState
+     * {@code requested} (IBTA 14.2.5.6 and the state machine of 7.2): NOP and Down always, Armed
+     * from Init or Armed, Active from Armed or Active; Init and the reserved values never. The
+     * SMA refuses the whole Set otherwise (C14-24).
+     */
+    public static boolean portStateRequestValid(int requested, PortState current) {
+        switch (requested) {
+            case PORT_STATE_NOP:
+            case PORT_STATE_DOWN:
+                return true;
+            case PORT_STATE_ARMED:
+                return current == PortState.INIT || current == PortState.ARMED;
+            case PORT_STATE_ACTIVE:
+                return current == PortState.ARMED || current == PortState.ACTIVE;
+            default:
+                return false;
+        }
+    }
 
     /** The field table. */
     public static final List<IbField<PortInfo>> TABLE = List.of(

@@ -33,5 +33,5 @@
  * {@code struct ib_unpacked_*}; they are not thread-safe. The static codecs are.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.1.0")
+@org.osgi.annotation.versioning.Version("1.2.0")
 package org.rdma.verbs.wire;

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Arrays;
 
 import org.junit.jupiter.api.Test;
+import org.rdma.verbs.PortState;
 
 /**
  * Byte-exact vectors for the SMP attributes (IBTA vol. 1, 14.2.5), worked out by hand from the
@@ -180,6 +181,28 @@ class SmpAttributesTest {
         assertEquals(64, a.pack(buf, 0));
         assertArrayEquals(Hex.bytes(DISTINCTIVE_PORT_INFO), buf, Hex.str(buf));
         assertEquals(a, new PortInfo().unpack(buf, 0));
+    }
+
+    @Test
+    void portInfoVlCapEncodingAndPortStateRequests() {
+        int[] vls = {1, 2, 4, 8, 15};
+        for (int i = 0; i < vls.length; i++) {
+            assertEquals(PortInfo.VL_CAP_VL0 + i, PortInfo.vlCap(vls[i]));
+            assertEquals(vls[i], PortInfo.dataVls(PortInfo.VL_CAP_VL0 + i));
+        }
+        assertEquals(PortInfo.VL_CAP_VL0_14, PortInfo.vlCap(3), "not a power of two: all VLs");
+        assertEquals(-1, PortInfo.dataVls(0));
+        assertEquals(-1, PortInfo.dataVls(6));
+        for (PortState cur : PortState.values()) {
+            assertTrue(PortInfo.portStateRequestValid(PortInfo.PORT_STATE_NOP, cur));
+            assertTrue(PortInfo.portStateRequestValid(PortInfo.PORT_STATE_DOWN, cur));
+            assertFalse(PortInfo.portStateRequestValid(PortInfo.PORT_STATE_INIT, cur), "Init is never asked for");
+            assertFalse(PortInfo.portStateRequestValid(7, cur), "reserved");
+            boolean armable = cur == PortState.INIT || cur == PortState.ARMED;
+            boolean activatable = cur == PortState.ARMED || cur == PortState.ACTIVE;
+            assertEquals(armable, PortInfo.portStateRequestValid(PortInfo.PORT_STATE_ARMED, cur), cur.name());
+            assertEquals(activatable, PortInfo.portStateRequestValid(PortInfo.PORT_STATE_ACTIVE, cur), cur.name());
+        }
     }
 
     @Test

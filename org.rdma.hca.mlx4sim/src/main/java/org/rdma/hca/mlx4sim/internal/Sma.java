@@ -281,7 +281,7 @@ final class Sma {
         pi.mtuCap = PortInfo.MTU_4096;
         pi.vlStallCount = p.vlStallCount;
         pi.hoqLife = p.hoqLife;
-        pi.operationalVls = vlsEncoding(p.fport.operationalVls());
+        pi.operationalVls = PortInfo.vlCap(p.fport.operationalVls());
         pi.partitionEnforcementInbound = p.partitionEnforcementInbound;
         pi.partitionEnforcementOutbound = p.partitionEnforcementOutbound;
         pi.mkeyViolations = p.mkeyViolations;
@@ -291,21 +291,6 @@ final class Sma {
         pi.subnetTimeout = p.subnetTimeout;
         pi.respTimeValue = 8;
         return pi;
-    }
-
-    static int vlsEncoding(int dataVls) {
-        switch (dataVls) {
-            case 1:
-                return PortInfo.VL_CAP_VL0;
-            case 2:
-                return PortInfo.VL_CAP_VL0_1;
-            case 4:
-                return PortInfo.VL_CAP_VL0_3;
-            case 8:
-                return PortInfo.VL_CAP_VL0_7;
-            default:
-                return PortInfo.VL_CAP_VL0_14;
-        }
     }
 
     /**
@@ -321,21 +306,9 @@ final class Sma {
         PortState cur = p.fport.portState();
         int newLid = in.lid;
         boolean ok = newLid < 0xC000 && in.lmc <= 7 && in.masterSmLid < 0xC000;
-        switch (in.portState) {
-            case PortInfo.PORT_STATE_NOP:
-            case PortInfo.PORT_STATE_DOWN:
-                break;
-            case PortInfo.PORT_STATE_ARMED:
-                // IBTA 7.2.4: Armed only from Init (or Armed), and only with a LID assigned
-                ok &= (cur == PortState.INIT || cur == PortState.ARMED) && newLid != 0;
-                break;
-            case PortInfo.PORT_STATE_ACTIVE:
-                ok &= cur == PortState.ARMED || cur == PortState.ACTIVE;
-                break;
-            default:
-                ok = false;
-                break;
-        }
+        // IBTA 7.2.4: a CA port is armed only with a LID assigned
+        ok &= PortInfo.portStateRequestValid(in.portState, cur)
+                && (in.portState != PortInfo.PORT_STATE_ARMED || newLid != 0);
         switch (in.portPhysState) {
             case PortInfo.PHYS_STATE_NOP:
             case PortInfo.PHYS_STATE_POLLING:
@@ -377,7 +350,7 @@ final class Sma {
         }
         try {
             if (in.operationalVls != 0) {
-                p.fport.setOperationalVls(1 << (in.operationalVls - 1) == 16 ? 15 : 1 << (in.operationalVls - 1));
+                p.fport.setOperationalVls(PortInfo.dataVls(in.operationalVls));
             }
             if (newLid != p.fport.lid() || in.lmc != p.fport.lmc()) {
                 p.fport.setLid(newLid, in.lmc);
