@@ -17,4 +17,19 @@ public final class PortModify {
     public int clrPortCapMask;
     /** {@code init_type}. */
     public int initType;
+
+    /**
+     * A modification that sets ({@code on}) or clears PortInfo:CapabilityMask bits
+     * {@code capBits} ({@link PortCapFlags}), as the CM does for IsCM ({@code cm_add_one()}) and
+     * the umad issm device for IsSM ({@code ib_umad_sm_open()}).
+     */
+    public static PortModify capability(int capBits, boolean on) {
+        PortModify m = new PortModify();
+        if (on) {
+            m.setPortCapMask = capBits;
+        } else {
+            m.clrPortCapMask = capBits;
+        }
+        return m;
+    }
 }

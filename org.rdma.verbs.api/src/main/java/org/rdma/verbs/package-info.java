@@ -13,5 +13,5 @@
  * and what {@code rdma_rw} reads from a QP and device.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.2.0")
+@org.osgi.annotation.versioning.Version("1.3.0")
 package org.rdma.verbs;

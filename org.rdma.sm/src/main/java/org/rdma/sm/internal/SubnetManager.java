@@ -175,14 +175,8 @@ public final class SubnetManager {
 
     /** {@code ib_umad_sm_open()}/{@code ib_umad_sm_close()}: IsSM in the port's CapabilityMask. */
     private void setIsSm(boolean on) {
-        PortModify m = new PortModify();
-        if (on) {
-            m.setPortCapMask = PortCapFlags.SM;
-        } else {
-            m.clrPortCapMask = PortCapFlags.SM;
-        }
         try {
-            device.modifyPort(portNum, 0, m);
+            device.modifyPort(portNum, 0, PortModify.capability(PortCapFlags.SM, on));
         } catch (RuntimeException e) {
             LOG.log(Level.FINE, () -> device.name() + "/" + portNum + ": IsSM not changed: " + e.getMessage());
         }

@@ -109,14 +109,8 @@ final class CmCore {
     }
 
     private static void setCmSup(IbDevice device, int port, boolean on) {
-        PortModify m = new PortModify();
-        if (on) {
-            m.setPortCapMask = PortCapFlags.CM_SUP;
-        } else {
-            m.clrPortCapMask = PortCapFlags.CM_SUP;
-        }
         try {
-            device.modifyPort(port, 0, m);
+            device.modifyPort(port, 0, PortModify.capability(PortCapFlags.CM_SUP, on));
         } catch (RdmaException e) {
             LOG.log(Level.DEBUG, "{0}/{1}: IsCM not changed: {2}", device.name(), port, e.getMessage());
         }

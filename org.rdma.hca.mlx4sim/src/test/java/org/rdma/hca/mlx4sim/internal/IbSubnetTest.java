@@ -175,15 +175,12 @@ class IbSubnetTest {
 
     @Test
     void modifyPortSetsAndClearsCapabilityBitsAndResetsQkeyViolations() {
-        PortModify m = new PortModify();
-        m.setPortCapMask = PortCapFlags.SM;
-        da.provider().modifyPort(1, 0, m);
+        da.provider().modifyPort(1, 0, PortModify.capability(PortCapFlags.SM, true));
         assertEquals(Mlx4Identity.IB_PORT_CAP_MASK | PortCapFlags.SM, da.provider().queryPort(1).portCapFlags,
                 "IsSM, as ibstat shows 0x0251486a on the SM's port");
         da.port(1).qkeyViolations = 3;
-        m = new PortModify();
-        m.clrPortCapMask = PortCapFlags.SM | PortCapFlags.CM_SUP;
-        da.provider().modifyPort(1, PortModify.RESET_QKEY_CNTR, m);
+        da.provider().modifyPort(1, PortModify.RESET_QKEY_CNTR,
+                PortModify.capability(PortCapFlags.SM | PortCapFlags.CM_SUP, false));
         assertEquals(Mlx4Identity.IB_PORT_CAP_MASK & ~PortCapFlags.CM_SUP, da.provider().queryPort(1).portCapFlags);
         assertEquals(0, da.port(1).qkeyViolations);
         assertEquals(Mlx4Identity.IB_PORT_CAP_MASK, db.provider().queryPort(1).portCapFlags, "the other HCA's port");
