@@ -151,4 +151,11 @@ public interface FabricPort {
 
     /** Clears the counters, as a SubnSet/PerfMgt Set(PortCounters) with all select bits does. */
     void clearCounters();
+
+    /**
+     * Clears the counters whose bits are set in {@code components}, bit {@code i} standing for
+     * component {@code i} of {@link PortCounterSnapshot} ({@link PortCounterSnapshot#toArray()}),
+     * as a PerfMgt Set with some CounterSelect bits does ({@link PerfAgent}).
+     */
+    void clearCounters(long components);
 }

@@ -32,4 +32,14 @@ public record PortCounterSnapshot(long symbolErrorCounter, long linkErrorRecover
                                   long vl15Dropped, long portXmitData, long portRcvData, long portXmitPkts,
                                   long portRcvPkts, long portUnicastXmitPkts, long portUnicastRcvPkts,
                                   long portMulticastXmitPkts, long portMulticastRcvPkts, long portRcvStateDiscards) {
+    /** The number of components. */
+    public static final int COMPONENTS = 19;
+
+    /** The components in declaration order (bit {@code i} of {@link FabricPort#clearCounters(long)} is element {@code i}). */
+    public long[] toArray() {
+        return new long[] {symbolErrorCounter, linkErrorRecoveryCounter, linkDownedCounter, portRcvErrors,
+            portRcvRemotePhysicalErrors, portRcvSwitchRelayErrors, portXmitDiscards, portXmitConstraintErrors,
+            portRcvConstraintErrors, vl15Dropped, portXmitData, portRcvData, portXmitPkts, portRcvPkts,
+            portUnicastXmitPkts, portUnicastRcvPkts, portMulticastXmitPkts, portMulticastRcvPkts, portRcvStateDiscards};
+    }
 }

@@ -77,6 +77,12 @@ class LinkStateTest {
         h1.transmit(Pkts.ud(h1, 11, 10, 1, 8));
         assertEquals(0, at2.size());
         assertEquals(1, s2.counters().portXmitDiscards());
+        // A selective clear (PerfMgt Set with some CounterSelect bits) leaves the other counters.
+        s2.clearCounters(1L << 6);
+        long[] c = s2.counters().toArray();
+        assertEquals(0, c[6], "PortXmitDiscards, component 6");
+        assertEquals(1, c[2], "LinkDownedCounter stays");
+        assertEquals(PortCounterSnapshot.COMPONENTS, c.length);
         // Restore: the link trains to Init; data waits for the SM to activate the ports again.
         cable.cableRestore();
         assertTrue(cable.isUp());

@@ -28,7 +28,7 @@ final class Counters {
     static final int MULTICAST_XMIT_PKTS = 16;
     static final int MULTICAST_RCV_PKTS = 17;
     static final int RCV_STATE_DISCARDS = 18;
-    private static final int COUNT = 19;
+    private static final int COUNT = PortCounterSnapshot.COMPONENTS;
 
     private final StripedLongs values = new StripedLongs(COUNT);
 

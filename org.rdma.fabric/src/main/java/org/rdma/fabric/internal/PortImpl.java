@@ -208,6 +208,15 @@ class PortImpl implements FabricPort {
         counters.clear();
     }
 
+    @Override
+    public void clearCounters(long components) {
+        for (int i = 0; i < PortCounterSnapshot.COMPONENTS; i++) {
+            if ((components & 1L << i) != 0) {
+                counters.clear(i);
+            }
+        }
+    }
+
     // ------------------------------------------------------------------ datapath
 
     /**

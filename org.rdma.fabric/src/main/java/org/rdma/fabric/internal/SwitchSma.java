@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.rdma.fabric.Packet;
+import org.rdma.fabric.PerfAgent;
 import org.rdma.verbs.PhysPortState;
 import org.rdma.verbs.PortCapFlags;
 import org.rdma.verbs.PortSpeed;
@@ -13,7 +14,6 @@ import org.rdma.verbs.PortState;
 import org.rdma.verbs.PortWidth;
 import org.rdma.verbs.RdmaException;
 import org.rdma.verbs.wire.Bth;
-import org.rdma.verbs.wire.ClassPortInfo;
 import org.rdma.verbs.wire.Deth;
 import org.rdma.verbs.wire.DrSmp;
 import org.rdma.verbs.wire.GuidInfo;
@@ -27,7 +27,6 @@ import org.rdma.verbs.wire.Notice;
 import org.rdma.verbs.wire.PKeyTable;
 import org.rdma.verbs.wire.PerfMgmtMad;
 import org.rdma.verbs.wire.PortCounters;
-import org.rdma.verbs.wire.PortCountersExtended;
 import org.rdma.verbs.wire.PortInfo;
 import org.rdma.verbs.wire.SlToVlTable;
 import org.rdma.verbs.wire.Smp;
@@ -810,41 +809,8 @@ final class SwitchSma {
     }
 
     private byte[] pma(PerfMgmtMad req) {
-        PerfMgmtMad resp = req.copy();
-        resp.madHdr.method = MadHdr.IB_MGMT_METHOD_GET_RESP;
-        int status = 0;
-        boolean set = req.madHdr.method == MadHdr.IB_MGMT_METHOD_SET;
-        if (req.madHdr.classVersion != PerfMgmtMad.IB_PMA_CLASS_VERSION) {
-            status = MadHdr.IB_MGMT_MAD_STATUS_BAD_VERSION;
-        } else {
-            switch (req.madHdr.attrId) {
-                case PerfMgmtMad.IB_PMA_CLASS_PORT_INFO:
-                    if (set) {
-                        status = MadHdr.IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB;
-                        break;
-                    }
-                    ClassPortInfo cpi = new ClassPortInfo();
-                    cpi.baseVersion = MadHdr.IB_MGMT_BASE_VERSION;
-                    cpi.classVersion = PerfMgmtMad.IB_PMA_CLASS_VERSION;
-                    cpi.capabilityMask = PerfMgmtMad.IB_PMA_CLASS_CAP_ALLPORTSELECT | PerfMgmtMad.IB_PMA_CLASS_CAP_EXT_WIDTH;
-                    cpi.respTimeValue = 18;
-                    resp.setData(cpi);
-                    break;
-                case PerfMgmtMad.IB_PMA_PORT_COUNTERS:
-                    status = portCounters(req, resp, set);
-                    break;
-                case PerfMgmtMad.IB_PMA_PORT_COUNTERS_EXT:
-                    status = portCountersExt(req, resp, set);
-                    break;
-                default:
-                    status = MadHdr.IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB;
-                    break;
-            }
-        }
-        resp.madHdr.status = status;
-        byte[] out = new byte[MAD];
-        resp.pack(out, 0);
-        return out;
+        return PerfAgent.process(req, PerfMgmtMad.IB_PMA_CLASS_CAP_ALLPORTSELECT | PerfMgmtMad.IB_PMA_CLASS_CAP_EXT_WIDTH,
+                this::selectPorts);
     }
 
     private List<PortImpl> selectPorts(int portSelect) {
@@ -858,105 +824,4 @@ final class SwitchSma {
         }
         return ps;
     }
-
-    private int portCounters(PerfMgmtMad req, PerfMgmtMad resp, boolean set) {
-        PortCounters in = new PortCounters().unpack(req.data, 0);
-        List<PortImpl> ps = selectPorts(in.portSelect);
-        if (ps.isEmpty()) {
-            return MadHdr.IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
-        }
-        if (set) {
-            int sel = in.counterSelect;
-            for (PortImpl p : ps) {
-                clearSelected(p.counters, sel, PortCounters.SEL_SYMBOL_ERROR, Counters.SYMBOL_ERRORS);
-                clearSelected(p.counters, sel, PortCounters.SEL_LINK_ERROR_RECOVERY, Counters.LINK_ERROR_RECOVERY);
-                clearSelected(p.counters, sel, PortCounters.SEL_LINK_DOWNED, Counters.LINK_DOWNED);
-                clearSelected(p.counters, sel, PortCounters.SEL_PORT_RCV_ERRORS, Counters.RCV_ERRORS);
-                clearSelected(p.counters, sel, PortCounters.SEL_PORT_RCV_REMPHYS_ERRORS, Counters.RCV_REMOTE_PHYS_ERRORS);
-                clearSelected(p.counters, sel, PortCounters.SEL_PORT_RCV_SWITCH_RELAY_ERRORS, Counters.RCV_SWITCH_RELAY_ERRORS);
-                clearSelected(p.counters, sel, PortCounters.SEL_PORT_XMIT_DISCARDS, Counters.XMIT_DISCARDS);
-                clearSelected(p.counters, sel, PortCounters.SEL_PORT_XMIT_CONSTRAINT_ERRORS, Counters.XMIT_CONSTRAINT_ERRORS);
-                clearSelected(p.counters, sel, PortCounters.SEL_PORT_RCV_CONSTRAINT_ERRORS, Counters.RCV_CONSTRAINT_ERRORS);
-                clearSelected(p.counters, sel, PortCounters.SEL_PORT_VL15_DROPPED, Counters.VL15_DROPPED);
-                clearSelected(p.counters, sel, PortCounters.SEL_PORT_XMIT_DATA, Counters.XMIT_DATA);
-                clearSelected(p.counters, sel, PortCounters.SEL_PORT_RCV_DATA, Counters.RCV_DATA);
-                clearSelected(p.counters, sel, PortCounters.SEL_PORT_XMIT_PACKETS, Counters.XMIT_PKTS);
-                clearSelected(p.counters, sel, PortCounters.SEL_PORT_RCV_PACKETS, Counters.RCV_PKTS);
-            }
-        }
-        PortCounters pc = new PortCounters();
-        pc.portSelect = in.portSelect;
-        pc.counterSelect = in.counterSelect;
-        long[] sum = new long[19];
-        for (PortImpl p : ps) {
-            for (int c = 0; c < sum.length; c++) {
-                sum[c] += p.counters.get(c);
-            }
-        }
-        pc.symbolErrorCounter = sat(sum[Counters.SYMBOL_ERRORS], 16);
-        pc.linkErrorRecoveryCounter = sat(sum[Counters.LINK_ERROR_RECOVERY], 8);
-        pc.linkDownedCounter = sat(sum[Counters.LINK_DOWNED], 8);
-        pc.portRcvErrors = sat(sum[Counters.RCV_ERRORS], 16);
-        pc.portRcvRemotePhysicalErrors = sat(sum[Counters.RCV_REMOTE_PHYS_ERRORS], 16);
-        pc.portRcvSwitchRelayErrors = sat(sum[Counters.RCV_SWITCH_RELAY_ERRORS], 16);
-        pc.portXmitDiscards = sat(sum[Counters.XMIT_DISCARDS], 16);
-        pc.portXmitConstraintErrors = sat(sum[Counters.XMIT_CONSTRAINT_ERRORS], 8);
-        pc.portRcvConstraintErrors = sat(sum[Counters.RCV_CONSTRAINT_ERRORS], 8);
-        pc.vl15Dropped = sat(sum[Counters.VL15_DROPPED], 16);
-        pc.portXmitData = sat(sum[Counters.XMIT_DATA], 32);
-        pc.portRcvData = sat(sum[Counters.RCV_DATA], 32);
-        pc.portXmitPkts = sat(sum[Counters.XMIT_PKTS], 32);
-        pc.portRcvPkts = sat(sum[Counters.RCV_PKTS], 32);
-        resp.setData(pc);
-        return 0;
-    }
-
-    private int portCountersExt(PerfMgmtMad req, PerfMgmtMad resp, boolean set) {
-        PortCountersExtended in = new PortCountersExtended().unpack(req.data, 0);
-        List<PortImpl> ps = selectPorts(in.portSelect);
-        if (ps.isEmpty()) {
-            return MadHdr.IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
-        }
-        if (set) {
-            int sel = in.counterSelect;
-            for (PortImpl p : ps) {
-                clearSelected(p.counters, sel, PortCountersExtended.SELX_PORT_XMIT_DATA, Counters.XMIT_DATA);
-                clearSelected(p.counters, sel, PortCountersExtended.SELX_PORT_RCV_DATA, Counters.RCV_DATA);
-                clearSelected(p.counters, sel, PortCountersExtended.SELX_PORT_XMIT_PACKETS, Counters.XMIT_PKTS);
-                clearSelected(p.counters, sel, PortCountersExtended.SELX_PORT_RCV_PACKETS, Counters.RCV_PKTS);
-                clearSelected(p.counters, sel, PortCountersExtended.SELX_PORT_UNI_XMIT_PACKETS, Counters.UNICAST_XMIT_PKTS);
-                clearSelected(p.counters, sel, PortCountersExtended.SELX_PORT_UNI_RCV_PACKETS, Counters.UNICAST_RCV_PKTS);
-                clearSelected(p.counters, sel, PortCountersExtended.SELX_PORT_MULTI_XMIT_PACKETS, Counters.MULTICAST_XMIT_PKTS);
-                clearSelected(p.counters, sel, PortCountersExtended.SELX_PORT_MULTI_RCV_PACKETS, Counters.MULTICAST_RCV_PKTS);
-            }
-        }
-        PortCountersExtended pc = new PortCountersExtended();
-        pc.portSelect = in.portSelect;
-        pc.counterSelect = in.counterSelect;
-        for (PortImpl p : ps) {
-            pc.portXmitData += p.counters.get(Counters.XMIT_DATA);
-            pc.portRcvData += p.counters.get(Counters.RCV_DATA);
-            pc.portXmitPkts += p.counters.get(Counters.XMIT_PKTS);
-            pc.portRcvPkts += p.counters.get(Counters.RCV_PKTS);
-            pc.portUnicastXmitPkts += p.counters.get(Counters.UNICAST_XMIT_PKTS);
-            pc.portUnicastRcvPkts += p.counters.get(Counters.UNICAST_RCV_PKTS);
-            pc.portMulticastXmitPkts += p.counters.get(Counters.MULTICAST_XMIT_PKTS);
-            pc.portMulticastRcvPkts += p.counters.get(Counters.MULTICAST_RCV_PKTS);
-        }
-        resp.setData(pc);
-        return 0;
-    }
-
-    private static void clearSelected(Counters c, int select, int bit, int counter) {
-        if ((select & bit) != 0) {
-            c.clear(counter);
-        }
-    }
-
-    /** PortCounters fields stop at their maximum instead of wrapping (IBTA 16.1.3.5). */
-    private static int sat(long v, int bits) {
-        long max = bits == 32 ? 0xFFFF_FFFFL : (1L << bits) - 1;
-        return (int) Math.min(v, max);
-    }
-
 }
