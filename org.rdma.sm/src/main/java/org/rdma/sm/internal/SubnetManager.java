@@ -49,8 +49,9 @@ import org.rdma.verbs.wire.SwitchInfo;
  * port, SwitchInfo, breadth-first), then LIDs, unicast and multicast routing computed and
  * PROGRAM (PortInfo Set of LID, master SM LID and subnet prefix, in the same Set as the move to
  * ARMED for ports in INIT; LFT blocks that changed; SwitchInfo with LinearFDBTop, clearing
- * PortStateChange; MFT blocks that changed), then ACTIVATE (ports in ARMED). Trap 128 and the
- * sweep timer ask for another sweep, run once the current one is done.
+ * PortStateChange; MFT blocks that changed), then ACTIVATE (ports in ARMED). Traps 128 (link
+ * state) and 144 (a port's capabilities) and the sweep timer ask for another sweep, run once the
+ * current one is done.
  *
  * <p>Threading: every method runs on {@link #executor}, which must run one task at a time; MAD
  * handlers only queue work onto it. No lock is needed and none is held when calling the MAD
@@ -398,6 +399,7 @@ public final class SubnetManager {
             Notice n = new Notice().unpackSmp(new Smp().unpack(wc.mad(), 0).data, 0);
             reply(a, wc, MadHdr.IB_MGMT_METHOD_TRAP_REPRESS, null);
             if (n.isGeneric && (n.trapNumberOrDeviceId == Notice.TRAP_LINK_STATE_CHANGE
+                    || n.trapNumberOrDeviceId == Notice.TRAP_CAP_MASK_CHG
                     || n.trapNumberOrDeviceId == Notice.TRAP_GID_IN_SERVICE)) {
                 requestSweep();
             }

@@ -15,6 +15,7 @@ import org.rdma.mad.sa.McMemberRecord;
 import org.rdma.mad.sa.McastMember;
 import org.rdma.mad.sa.NodeRecord;
 import org.rdma.mad.sa.PathRecord;
+import org.rdma.mad.sa.PortInfoRecord;
 import org.rdma.mad.sa.SaClient;
 import org.rdma.mad.sa.SaMad;
 import org.rdma.mad.sa.ServiceRecord;
@@ -24,6 +25,8 @@ import org.rdma.verbs.AhAttr;
 import org.rdma.verbs.Errno;
 import org.rdma.verbs.Gid;
 import org.rdma.verbs.IbAh;
+import org.rdma.verbs.PortCapFlags;
+import org.rdma.verbs.PortModify;
 import org.rdma.verbs.QpType;
 import org.rdma.verbs.SendWr;
 import org.rdma.verbs.WcStatus;
@@ -277,6 +280,26 @@ class SaServerTest {
         Result one = service(net.dev("h0"), MadHdr.IB_MGMT_METHOD_GET, byId, ServiceRecord.SERVICE_ID | ServiceRecord.SERVICE_NAME);
         assertEquals(0, one.status);
         assertEquals(net.dev("h4").queryGid(1, 0), one.rec.gid);
+    }
+
+    @Test
+    void aPortsNewCapabilityMaskReachesTheSaThroughTrap144() {
+        up();
+        CoreDevice h3 = net.dev("h3");
+        PortInfoRecord q = new PortInfoRecord();
+        q.lid = h3.queryPort(1).lid;
+        assertEquals(PortCapFlags.CM_SUP, capabilities(h3, q) & PortCapFlags.CM_SUP);
+        long traps = net.sm.trapsReceived();
+        h3.modifyPort(1, 0, PortModify.capability(PortCapFlags.CM_SUP, false));
+        net.settle();
+        assertEquals(traps + 1, net.sm.trapsReceived(), "Trap 144");
+        assertEquals(0, capabilities(h3, q) & PortCapFlags.CM_SUP, "the SM swept again and the SA knows");
+    }
+
+    private int capabilities(CoreDevice from, PortInfoRecord q) {
+        List<byte[]> recs = table(from, q, PortInfoRecord.LID);
+        assertEquals(1, recs.size());
+        return new PortInfoRecord().unpack(recs.get(0), 0).portInfo.capabilityMask;
     }
 
     record Result(int status, ServiceRecord rec) {

@@ -350,8 +350,9 @@ public final class Mlx4Device implements RvtDriver {
 
     /**
      * {@code mlx4_ib_modify_port()}: sets and clears PortInfo:CapabilityMask bits (the SM's IsSM,
-     * the CM's IsCM) and resets the Q_Key violation counter. A no-op on RoCE ports, whose
-     * capabilities are not the SM's business (the CM calls it on every port).
+     * the CM's IsCM), the firmware telling the SM with Trap 144, and resets the Q_Key violation
+     * counter. A no-op on RoCE ports, whose capabilities are not the SM's business (the CM calls
+     * it on every port).
      */
     @Override
     public void modifyPort(int port, int mask, PortModify modify) {
@@ -359,11 +360,18 @@ public final class Mlx4Device implements RvtDriver {
         if (!p.isIb()) {
             return;
         }
+        int before;
+        int after;
         synchronized (p) {
-            p.capMask = (p.capMask | modify.setPortCapMask) & ~modify.clrPortCapMask;
+            before = p.capMask;
+            after = (before | modify.setPortCapMask) & ~modify.clrPortCapMask;
+            p.capMask = after;
             if ((mask & PortModify.RESET_QKEY_CNTR) != 0) {
                 p.qkeyViolations = 0;
             }
+        }
+        if (after != before) {
+            p.sma.capabilityMaskTrap(after);
         }
     }
 

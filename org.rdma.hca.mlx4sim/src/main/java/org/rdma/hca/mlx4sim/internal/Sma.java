@@ -35,7 +35,7 @@ import org.rdma.verbs.wire.VlArbitrationTable;
  * (the HCA is the end of the path; responses travel back with the direction bit). Traps and
  * responses (methods with the response bit, Trap, Report) and SMInfo are the host's business: they
  * go to QP0 through rvt. Sends Trap 128 (link state change, a Notice to the master SM) on
- * PortState changes.
+ * PortState changes and Trap 144 when the port's CapabilityMask changes.
  */
 final class Sma {
     private static final Logger LOG = Logger.getLogger(Sma.class.getName());
@@ -479,6 +479,31 @@ final class Sma {
      */
     void linkStateTrap() {
         int own = port.fport.lid();
+        Notice n = Notice.generic(Notice.TYPE_URGENT, Notice.PROD_CA, Notice.TRAP_LINK_STATE_CHANGE, own);
+        n.dataDetails[0] = (byte) (own >>> 8);
+        n.dataDetails[1] = (byte) own;
+        sendTrap(n);
+    }
+
+    /**
+     * Sends Trap 144 ("local changes": here a new CapabilityMask, which the port promises by
+     * IsCapabilityMaskNoticeSupported) so that the SM re-reads the port, as OpenSM sweeps on it.
+     * DataDetails as {@code ntc_144}: LID at byte 2, LocalChanges 0 (nothing but the mask), the
+     * new CapabilityMask at byte 6, no change flags, CapabilityMask2 0.
+     */
+    void capabilityMaskTrap(int newCapMask) {
+        int own = port.fport.lid();
+        Notice n = Notice.generic(Notice.TYPE_INFO, Notice.PROD_CA, Notice.TRAP_CAP_MASK_CHG, own);
+        n.dataDetails[2] = (byte) (own >>> 8);
+        n.dataDetails[3] = (byte) own;
+        for (int i = 0; i < 4; i++) {
+            n.dataDetails[6 + i] = (byte) (newCapMask >>> (24 - 8 * i));
+        }
+        sendTrap(n);
+    }
+
+    private void sendTrap(Notice n) {
+        int own = port.fport.lid();
         int sm = port.smLid;
         if (own == 0 || sm == 0 || port.fport.portState() == PortState.DOWN) {
             return;
@@ -487,9 +512,6 @@ final class Sma {
         synchronized (this) {
             tid = ++trapTid;
         }
-        Notice n = Notice.generic(Notice.TYPE_URGENT, Notice.PROD_CA, Notice.TRAP_LINK_STATE_CHANGE, own);
-        n.dataDetails[0] = (byte) (own >>> 8);
-        n.dataDetails[1] = (byte) own;
         Smp trap = Smp.lidRouted(MadHdr.IB_MGMT_METHOD_TRAP, Notice.ATTR_ID, 0, tid);
         trap.data = new byte[Smp.IB_SMP_DATA_SIZE];
         n.packSmp(trap.data, 0);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -298,6 +299,33 @@ class IbSubnetTest {
         setPortInfo(pi, 0, 1, 2);
         // Down then retrain to Init: the trap is sent on Init (LID still set)
         assertTrue(db.trapsSent(1) > before);
+    }
+
+    @Test
+    void aNewCapabilityMaskIsTrap144ToTheSm() {
+        bringUp();
+        sm.qp0.rcq().drain();
+        long before = db.trapsSent(1);
+        db.provider().modifyPort(1, 0, PortModify.capability(PortCapFlags.SM, true));
+        db.provider().modifyPort(1, 0, PortModify.capability(PortCapFlags.SM, true));
+        assertEquals(before + 1, db.trapsSent(1), "a trap for a change, none for the same mask again");
+        List<Notice> traps = new ArrayList<>();
+        for (Wc wc : sm.qp0.rcq().drain()) {
+            Smp s = new Smp().unpack(sm.mad(wc), 0);
+            if (s.method == MadHdr.IB_MGMT_METHOD_TRAP) {
+                traps.add(new Notice().unpackSmp(s.data, 0));
+            }
+        }
+        assertEquals(1, traps.size(), "B's trap at the SM's QP0 (A's LID)");
+        Notice n = traps.get(0);
+        assertEquals(Notice.TRAP_CAP_MASK_CHG, n.trapNumberOrDeviceId);
+        assertEquals(Notice.TYPE_INFO, n.type);
+        assertEquals(LID_B, n.issuerLid);
+        byte[] d = n.dataDetails;
+        assertEquals(LID_B, (d[2] & 0xff) << 8 | d[3] & 0xff, "ntc_144.lid");
+        assertEquals(0, d[5], "no other local changes");
+        int newMask = (d[6] & 0xff) << 24 | (d[7] & 0xff) << 16 | (d[8] & 0xff) << 8 | d[9] & 0xff;
+        assertEquals(Mlx4Identity.IB_PORT_CAP_MASK | PortCapFlags.SM, newMask, "ntc_144.new_cap_mask");
     }
 
     @Test
