@@ -30,8 +30,9 @@ import org.rdma.verbs.WrOpcode;
  * the QP) into B's region {@code q} (zeroed first); at the end B's buffer is read back and must
  * equal what was written ({@code EIO} otherwise). Once a second a progress line is handed to
  * the caller. BW peak is the best rate over a window of at least {@link #PEAK_WINDOW} WRITEs, and
- * of {@code cqMod} per QP so that it spans a completion of each (perftest takes the best
- * per-message time); in duration mode it is 0, as perftest prints it.
+ * of {@code cqMod} per QP so that it spans a completion of each, timed from the post of its
+ * earliest WRITE to its last completion (perftest takes the best {@code tcompleted[j] -
+ * tposted[i]} per message); in duration mode it is 0, as perftest prints it.
  */
 public final class WriteBw {
     /** WRITEs per window of the peak bandwidth, at the least. */
@@ -278,7 +279,7 @@ public final class WriteBw {
         boolean duration = p.seconds() > 0;
         Failure failure = new Failure(a);
         long start = System.nanoTime();
-        Writer w = new Writer(a, remoteAddr, rkey, p, start);
+        Writer w = new Writer(a, remoteAddr, rkey, p);
         Wc[] wc = Wc.array(16);
         long stopPosting = duration ? start + p.seconds() * 1_000_000_000L : Long.MAX_VALUE;
         long lastProgress = start;
@@ -345,6 +346,11 @@ public final class WriteBw {
         private final SendWr[] chains;
         private final long[] posted;
         private final long[] accounted;
+        /**
+         * When each WRITE in flight was posted, QP by QP, indexed by its number modulo the TX
+         * depth (at most that many are in flight): perftest's {@code tposted}.
+         */
+        private final long[][] postedAt;
         /** WRITEs QP {@code q} posts in all. */
         private final long[] target;
         /** Whether the last WRITE QP {@code q} posted asked for a completion. */
@@ -359,9 +365,10 @@ public final class WriteBw {
         long cqes;
         double peak;
         private long windowWrites;
-        private long windowStart;
+        /** When the earliest WRITE of the current window was posted. */
+        private long windowFirstPosted = Long.MAX_VALUE;
 
-        Writer(RcPair.Side side, long[] remoteAddr, int[] rkey, Params p, long start) {
+        Writer(RcPair.Side side, long[] remoteAddr, int[] rkey, Params p) {
             int qps = remoteAddr.length;
             this.side = side;
             this.p = p;
@@ -371,8 +378,8 @@ public final class WriteBw {
             this.target = new long[qps];
             this.tailSignalled = new boolean[qps];
             this.refused = new boolean[qps];
+            this.postedAt = new long[qps][p.txDepth()];
             this.peakWindow = Math.max(PEAK_WINDOW, p.cqMod() * qps);
-            this.windowStart = start;
             for (int q = 0; q < qps; q++) {
                 chains[q] = chain(q, remoteAddr[q], rkey[q]);
                 target[q] = p.seconds() > 0 ? Long.MAX_VALUE : p.iters();
@@ -422,14 +429,15 @@ public final class WriteBw {
                         wr.wrId = wrId(q, index++);
                     }
                     bad[0] = null;
+                    long now = System.nanoTime();
                     int rc = side.qp(q).postSend(first, bad);
                     if (rc == 0) {
                         posts++;
-                        posted(q, first, null);
+                        posted(q, first, null, now);
                         continue;
                     }
                     // The requests before the refused one are posted.
-                    posted(q, first, bad[0] == null ? first : bad[0]);
+                    posted(q, first, bad[0] == null ? first : bad[0], now);
                     refused[q] = true;
                     failure.postFailed(rc, q, posted[q]);
                     stop();
@@ -437,9 +445,10 @@ public final class WriteBw {
             }
         }
 
-        /** Counts the chain's WRITEs from {@code first} up to {@code until} (excluded) as posted on QP {@code q}. */
-        private void posted(int q, SendWr first, SendWr until) {
+        /** Counts the chain's WRITEs from {@code first} up to {@code until} (excluded) as posted on QP {@code q} at {@code at}. */
+        private void posted(int q, SendWr first, SendWr until, long at) {
             for (SendWr wr = first; wr != null && wr != until; wr = wr.next) {
+                postedAt[q][(int) (posted[q] % p.txDepth())] = at;
                 posted[q]++;
                 tailSignalled[q] = (wr.sendFlags & SendFlags.SIGNALED) != 0;
             }
@@ -465,6 +474,7 @@ public final class WriteBw {
             int q = (int) (wc.wrId >>> WR_ID_QP_SHIFT);
             long index = accounted[q] + ((wc.wrId - accounted[q]) & 0xffff_ffffL);
             long succeeded = index - accounted[q];
+            long firstPosted = postedAt[q][(int) (accounted[q] % p.txDepth())];
             accounted[q] = index + 1;
             cqes++;
             if (wc.status == WcStatus.SUCCESS) {
@@ -472,16 +482,23 @@ public final class WriteBw {
             } else {
                 failure.completedInError(wc);
             }
-            count(succeeded, now);
+            count(succeeded, firstPosted, now);
         }
 
-        private void count(long writes, long now) {
+        /**
+         * Counts {@code writes} WRITEs done at {@code now}, the first of them posted at
+         * {@code firstPosted}. A window of them is timed from the post of its earliest WRITE to
+         * its last completion, as perftest times {@code tcompleted[j] - tposted[i]}, so that
+         * completions reaped in a burst cannot make a window shorter than its WRITEs took.
+         */
+        private void count(long writes, long firstPosted, long now) {
             total += writes;
             windowWrites += writes;
-            if (windowWrites >= peakWindow && now > windowStart) {
-                peak = Math.max(peak, windowWrites * (double) p.size() / MB / ((now - windowStart) / 1e9));
+            windowFirstPosted = Math.min(windowFirstPosted, firstPosted);
+            if (windowWrites >= peakWindow && now > windowFirstPosted) {
+                peak = Math.max(peak, windowWrites * (double) p.size() / MB / ((now - windowFirstPosted) / 1e9));
                 windowWrites = 0;
-                windowStart = now;
+                windowFirstPosted = Long.MAX_VALUE;
             }
         }
 
@@ -496,7 +513,7 @@ public final class WriteBw {
             boolean any = false;
             for (int q = 0; q < chains.length; q++) {
                 if (refused[q] && !tailSignalled[q] && accounted[q] < posted[q]) {
-                    count(posted[q] - accounted[q], System.nanoTime());
+                    count(posted[q] - accounted[q], postedAt[q][(int) (accounted[q] % p.txDepth())], System.nanoTime());
                     accounted[q] = posted[q];
                     any = true;
                 }
