@@ -9,11 +9,14 @@ import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.util.Statistics;
 
 /**
  * Runs every benchmark of {@link DatapathBench} and {@link ManagementBench} (or those a JMH
  * include pattern on the command line selects) with the GC profiler and prints the summary table:
- * each figure, the baseline measured in the same run, the ratio and the target. JMH options on the
+ * each figure, the baseline measured in the same run, the ratio and the target, and for the datapath
+ * the range its measurement iterations spanned (on a shared machine that range, not the mean,
+ * says what a difference between two runs means). JMH options on the
  * command line override the defaults (for example {@code -wi 2 -i 3 -f 1 -w 1s -r 1s} for a quick
  * look); {@code -h} lists them.
  */
@@ -55,12 +58,14 @@ public final class Summary {
         String fmt = "%-34s %16s %18s %9s %10s %s%n";
         System.out.printf(Locale.ROOT, fmt, "benchmark", "figure", "baseline", "ratio", "target", "");
         System.out.printf(Locale.ROOT, fmt, "RC WRITE 64 KiB bandwidth", gbps(writeBw), gbps(copyBw) + " (copy)",
-                f2(writeBw / copyBw), ">= " + BW_RATIO_TARGET, ok(writeBw / copyBw >= BW_RATIO_TARGET));
+                f2(writeBw / copyBw), ">= " + BW_RATIO_TARGET, ok(writeBw / copyBw >= BW_RATIO_TARGET)
+                        + range(results, "write64k", DatapathBench.BIG / copyBw, ""));
         System.out.printf(Locale.ROOT, fmt, "RC WRITE 8 B message rate", mps(small), mps(MSG_RATE_TARGET) + " (target)",
-                f2(small / MSG_RATE_TARGET), ">= 1.00", ok(small >= MSG_RATE_TARGET));
+                f2(small / MSG_RATE_TARGET), ">= 1.00", ok(small >= MSG_RATE_TARGET) + range(results, "write8", 1e-6, " M"));
         System.out.printf(Locale.ROOT, fmt, "  (8 B WRITEs per 64 KiB copy)", f2(small / copy), "", "", "", "");
         System.out.printf(Locale.ROOT, fmt, "  posted in lists of " + DatapathBench.POST_LIST, mps(list),
-                mps(MSG_RATE_TARGET) + " (target)", f2(list / MSG_RATE_TARGET), ">= 1.00", ok(list >= MSG_RATE_TARGET));
+                mps(MSG_RATE_TARGET) + " (target)", f2(list / MSG_RATE_TARGET), ">= 1.00", ok(list >= MSG_RATE_TARGET)
+                        + range(results, "write8list", 1e-6, " M"));
         for (String name : new String[] {"write64k", "write8", "write8list", "copy64k"}) {
             double alloc = secondary(results, name, "gc.alloc.rate.norm");
             System.out.printf(Locale.ROOT, fmt, "bytes allocated / op, " + name,
@@ -97,6 +102,16 @@ public final class Summary {
     private static double score(Collection<RunResult> results, String name) {
         RunResult r = find(results, name);
         return r == null ? Double.NaN : r.getPrimaryResult().getScore();
+    }
+
+    /** The lowest and highest measurement iteration of {@code name}, times {@code scale}. */
+    private static String range(Collection<RunResult> results, String name, double scale, String unit) {
+        RunResult r = find(results, name);
+        if (r == null || r.getPrimaryResult().getStatistics().getN() < 2) {
+            return "";
+        }
+        Statistics st = r.getPrimaryResult().getStatistics();
+        return String.format(Locale.ROOT, "  (iterations %.2f-%.2f%s)", st.getMin() * scale, st.getMax() * scale, unit);
     }
 
     private static double secondary(Collection<RunResult> results, String name, String label) {
