@@ -155,7 +155,8 @@ public interface FabricPort {
     /**
      * Clears the counters whose bits are set in {@code components}, bit {@code i} standing for
      * component {@code i} of {@link PortCounterSnapshot} ({@link PortCounterSnapshot#toArray()}),
-     * as a PerfMgt Set with some CounterSelect bits does ({@link PerfAgent}).
+     * as a PerfMgt Set with some CounterSelect bits does ({@link PerfAgent}; qib's
+     * {@code pma_set_portcounters()} clears the same way).
      */
     void clearCounters(long components);
 }

@@ -11,9 +11,9 @@ import org.rdma.verbs.wire.PortCountersExtended;
 /**
  * The answers of a performance management agent (IBTA 16.1, management class 0x04) over the
  * counters of fabric ports: what a switch's PMA and an HCA firmware's PMA (the counters part of
- * mlx4's {@code mlx4_ib_process_mad()}) reply to Get and Set of ClassPortInfo, PortCounters and
- * PortCountersExtended. The agent itself (which QP, which ports a PortSelect names) belongs to
- * the node.
+ * mlx4's {@code mlx4_ib_process_mad()}; in software, qib's and hfi1's {@code process_perf()})
+ * reply to Get and Set of ClassPortInfo, PortCounters and PortCountersExtended. The agent itself
+ * (which QP, which ports a PortSelect names) belongs to the node.
  */
 public final class PerfAgent {
     /** ClassPortInfo:RespTimeValue: 4.096 us x 2^18, about 1 s. */
@@ -39,7 +39,9 @@ public final class PerfAgent {
     }
 
     /**
-     * The GetResp (a full MAD) to PerfMgt Get or Set {@code req}: ClassPortInfo with
+     * {@code process_perf()}: the GetResp (a full MAD) to PerfMgt Get or Set {@code req}
+     * ({@code pma_get_classportinfo()}, {@code pma_get_portcounters()} and
+     * {@code pma_set_portcounters()}, and their extended forms): ClassPortInfo with
      * {@code capabilityMask} ({@code IB_PMA_CLASS_CAP_*}); PortCounters and PortCountersExtended
      * summed over the ports {@code select} returns for the request's PortSelect (none is an
      * invalid attribute value), a Set clearing the selected counters first; PortCounters fields
