@@ -1,6 +1,5 @@
 package org.rdma.bench;
 
-import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
@@ -8,7 +7,6 @@ import org.openjdk.jmh.runner.options.TimeValue;
 import org.rdma.core.internal.verbs.CoreDevice;
 import org.rdma.core.internal.verbs.DeviceServices;
 import org.rdma.rvt.RvtDevice;
-import org.rdma.verbs.IbEvent;
 
 /** What every benchmark's set-up shares: devices registered with the core, JMH run defaults. */
 final class Bench {
@@ -20,24 +18,7 @@ final class Bench {
      * on the common pool, asynchronous events dropped), as {@code ib_register_device()} would.
      */
     static CoreDevice register(RvtDevice provider, String name, int index) {
-        CoreDevice d = new CoreDevice(provider, provider.info(), name, index, new DeviceServices() {
-            @Override
-            public Executor compWorkqueue() {
-                return ForkJoinPool.commonPool();
-            }
-
-            @Override
-            public Executor compUnboundWorkqueue() {
-                return ForkJoinPool.commonPool();
-            }
-
-            @Override
-            public void postEvent(IbEvent event) {
-            }
-        });
-        provider.attach(d);
-        d.setState(CoreDevice.State.REGISTERED);
-        return d;
+        return CoreDevice.register(provider, name, index, DeviceServices.standalone(ForkJoinPool.commonPool()));
     }
 
     /**

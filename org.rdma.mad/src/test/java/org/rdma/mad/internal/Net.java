@@ -21,7 +21,6 @@ import org.rdma.mad.MadAgent;
 import org.rdma.mad.MadRecvWc;
 import org.rdma.mad.MadSendBuf;
 import org.rdma.mad.internal.sa.SaLayer;
-import org.rdma.verbs.IbEvent;
 import org.rdma.verbs.LinkLayer;
 import org.rdma.verbs.PollContext;
 import org.rdma.verbs.QpType;
@@ -97,21 +96,7 @@ final class Net implements AutoCloseable {
     private MadAgent sm;
     private final Map<MadSendBuf, MadRecvWc> smResponses = new HashMap<>();
 
-    final DeviceServices services = new DeviceServices() {
-        @Override
-        public Executor compWorkqueue() {
-            return pump;
-        }
-
-        @Override
-        public Executor compUnboundWorkqueue() {
-            return pump;
-        }
-
-        @Override
-        public void postEvent(IbEvent event) {
-        }
-    };
+    final DeviceServices services = DeviceServices.standalone(pump);
 
     /** An IB subnet: CAs named {@code hosts}, cabled to switch ports 1, 2, ... */
     Net(String... hosts) {
@@ -150,10 +135,8 @@ final class Net implements AutoCloseable {
 
     private void addDevice(String host, Mlx4Device d) {
         hcas.add(d);
-        CoreDevice cd = new CoreDevice(d.provider(), d.provider().info(), "mlx4_" + index, index, services);
+        CoreDevice cd = CoreDevice.register(d.provider(), "mlx4_" + index, index, services);
         index++;
-        d.provider().attach(cd);
-        cd.setState(CoreDevice.State.REGISTERED);
         devs.put(host, cd);
         assertEquals(0, mad.add(cd));
         assertEquals(0, sa.add(cd));

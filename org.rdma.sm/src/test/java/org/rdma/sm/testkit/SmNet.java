@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.rdma.core.internal.verbs.CoreDevice;
 import org.rdma.core.internal.verbs.DeviceServices;
@@ -20,7 +19,6 @@ import org.rdma.mad.internal.MadLayer;
 import org.rdma.mad.internal.sa.SaLayer;
 import org.rdma.sm.internal.SubnetManager;
 import org.rdma.verbs.IbClient;
-import org.rdma.verbs.IbEvent;
 import org.rdma.verbs.LinkLayer;
 import org.rdma.verbs.NodeType;
 import org.rdma.verbs.PollContext;
@@ -51,21 +49,7 @@ public final class SmNet implements AutoCloseable {
     /** The subnet manager (InfiniBand subnets only; {@code null} on RoCE). */
     public final SubnetManager sm;
     /** The registry services of the core devices: every executor is the pump. */
-    public final DeviceServices services = new DeviceServices() {
-        @Override
-        public Executor compWorkqueue() {
-            return pump;
-        }
-
-        @Override
-        public Executor compUnboundWorkqueue() {
-            return pump;
-        }
-
-        @Override
-        public void postEvent(IbEvent event) {
-        }
-    };
+    public final DeviceServices services = DeviceServices.standalone(pump);
     private final List<IbClient> clients = new ArrayList<>();
     private final Map<String, String> ips = new LinkedHashMap<>();
     private int index;
@@ -146,10 +130,8 @@ public final class SmNet implements AutoCloseable {
 
     private void addDevice(String host, Mlx4Device d) {
         hcas.add(d);
-        CoreDevice cd = new CoreDevice(d.provider(), d.provider().info(), "mlx4_" + index, index, services);
+        CoreDevice cd = CoreDevice.register(d.provider(), "mlx4_" + index, index, services);
         index++;
-        d.provider().attach(cd);
-        cd.setState(CoreDevice.State.REGISTERED);
         devs.put(host, cd);
         assertEquals(0, mad.add(cd), "MAD layer on " + host);
         assertEquals(0, sa.add(cd), "SA client on " + host);

@@ -18,7 +18,6 @@ import org.rdma.hca.mlx4sim.internal.Mlx4Device;
 import org.rdma.hca.mlx4sim.internal.Mlx4Params;
 import org.rdma.mad.internal.MadLayer;
 import org.rdma.mad.internal.sa.SaLayer;
-import org.rdma.verbs.IbEvent;
 import org.rdma.verbs.LinkLayer;
 import org.rdma.verbs.PollContext;
 import org.rdma.verbs.time.SystemClock;
@@ -42,21 +41,7 @@ final class RealTimeNet implements AutoCloseable {
     final RdmaCmComponent cm = new RdmaCmComponent(clock, null, ibcm, sa);
     final List<CoreDevice> devs = new ArrayList<>();
     private final List<Mlx4Device> hcas = new ArrayList<>();
-    private final DeviceServices services = new DeviceServices() {
-        @Override
-        public java.util.concurrent.Executor compWorkqueue() {
-            return comp;
-        }
-
-        @Override
-        public java.util.concurrent.Executor compUnboundWorkqueue() {
-            return comp;
-        }
-
-        @Override
-        public void postEvent(IbEvent event) {
-        }
-    };
+    private final DeviceServices services = DeviceServices.standalone(comp);
 
     RealTimeNet() {
         for (int i = 0; i < 2; i++) {
@@ -68,9 +53,7 @@ final class RealTimeNet implements AutoCloseable {
             p.ports.get(0).netdev = "eth0";
             p.ports.get(0).ipAddresses.add("192.168.7." + (i + 1));
             Mlx4Device d = new Mlx4Device(p);
-            CoreDevice cd = new CoreDevice(d.provider(), d.provider().info(), "mlx4_" + i, i, services);
-            d.provider().attach(cd);
-            cd.setState(CoreDevice.State.REGISTERED);
+            CoreDevice cd = CoreDevice.register(d.provider(), "mlx4_" + i, i, services);
             hcas.add(d);
             devs.add(cd);
             assertEquals(0, mad.add(cd));

@@ -124,6 +124,18 @@ public final class CoreDevice implements IbDevice, DeviceContext {
     private final AtomicInteger anyCqCounter = new AtomicInteger();
 
     /**
+     * {@code ib_register_device()} outside any registry (a test harness, a benchmark): wraps
+     * {@code provider} in a device named {@code name}, attaches it and marks it registered; no
+     * client is told and no service is published.
+     */
+    public static CoreDevice register(IbDeviceProvider provider, String name, int index, DeviceServices services) {
+        CoreDevice d = new CoreDevice(provider, provider.info(), name, index, services);
+        provider.attach(d);
+        d.setState(State.REGISTERED);
+        return d;
+    }
+
+    /**
      * Builds the device from what the driver reports: attributes, port link layers and the
      * caches. Driver exceptions propagate (the registry records them).
      */

@@ -22,4 +22,26 @@ public interface DeviceServices {
      */
     default void postNotify(RdmaNotifyEvent type, CoreDevice dev, int port, String netdev) {
     }
+
+    /**
+     * The services of a device outside any registry (a test harness, a benchmark): both
+     * completion workqueues on {@code wq}, events published nowhere.
+     */
+    static DeviceServices standalone(Executor wq) {
+        return new DeviceServices() {
+            @Override
+            public Executor compWorkqueue() {
+                return wq;
+            }
+
+            @Override
+            public Executor compUnboundWorkqueue() {
+                return wq;
+            }
+
+            @Override
+            public void postEvent(IbEvent event) {
+            }
+        };
+    }
 }

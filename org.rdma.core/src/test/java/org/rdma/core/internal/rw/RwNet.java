@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import org.rdma.core.internal.verbs.CoreDevice;
 import org.rdma.core.internal.verbs.DeviceServices;
@@ -16,7 +15,6 @@ import org.rdma.verbs.AhAttrType;
 import org.rdma.verbs.DeviceAttr;
 import org.rdma.verbs.IbCq;
 import org.rdma.verbs.IbCqe;
-import org.rdma.verbs.IbEvent;
 import org.rdma.verbs.IbMr;
 import org.rdma.verbs.IbPd;
 import org.rdma.verbs.IbQp;
@@ -40,21 +38,7 @@ import org.rdma.verbs.WcStatus;
 final class RwNet {
     static final long REMOTE_IOVA = 0x7000_0000L;
     static final int REMOTE_BYTES = 3 << 20;
-    static final DeviceServices SERVICES = new DeviceServices() {
-        @Override
-        public Executor compWorkqueue() {
-            return Runnable::run;
-        }
-
-        @Override
-        public Executor compUnboundWorkqueue() {
-            return Runnable::run;
-        }
-
-        @Override
-        public void postEvent(IbEvent event) {
-        }
-    };
+    static final DeviceServices SERVICES = DeviceServices.standalone(Runnable::run);
 
     /** Collects the completions delivered to it ({@code struct ib_cqe}). */
     static final class Done implements IbCqe {
@@ -99,9 +83,7 @@ final class RwNet {
     }
 
     private static CoreDevice core(Node n, String name, int index) {
-        CoreDevice d = new CoreDevice(n.dev, n.dev.info(), name, index, SERVICES);
-        n.dev.attach(d);
-        d.setState(CoreDevice.State.REGISTERED);
+        CoreDevice d = CoreDevice.register(n.dev, name, index, SERVICES);
         return d;
     }
 

@@ -86,9 +86,7 @@ final class JavaHost implements AutoCloseable {
                 }
             }
         };
-        dev = new CoreDevice(hca.provider(), hca.provider().info(), "mlx4_0", 0, services);
-        hca.provider().attach(dev);
-        dev.setState(CoreDevice.State.REGISTERED);
+        dev = CoreDevice.register(hca.provider(), "mlx4_0", 0, services);
         mad = new MadLayer(clock, wq, PollContext.UNBOUND_WORKQUEUE);
         sa = new SaLayer(mad, wq);
         assertEquals(0, mad.add(dev));

@@ -2,7 +2,6 @@ package org.rdma.hca.rxe.internal;
 
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import org.rdma.core.internal.verbs.CoreDevice;
 import org.rdma.core.internal.verbs.DeviceServices;
@@ -10,7 +9,6 @@ import org.rdma.rvt.RvtDevice;
 import org.rdma.verbs.Gid;
 import org.rdma.verbs.IbCore;
 import org.rdma.verbs.IbDevice;
-import org.rdma.verbs.IbEvent;
 import org.rdma.verbs.time.SystemClock;
 
 /**
@@ -48,24 +46,7 @@ final class CoreRxe implements IbCore, AutoCloseable {
             throw e;
         }
         RvtDevice provider = rxe.provider();
-        dev = new CoreDevice(provider, provider.info(), NAME, 0, new DeviceServices() {
-            @Override
-            public Executor compWorkqueue() {
-                return ForkJoinPool.commonPool();
-            }
-
-            @Override
-            public Executor compUnboundWorkqueue() {
-                return ForkJoinPool.commonPool();
-            }
-
-            @Override
-            public void postEvent(IbEvent event) {
-                // no Event Admin here
-            }
-        });
-        provider.attach(dev);
-        dev.setState(CoreDevice.State.REGISTERED);
+        dev = CoreDevice.register(provider, NAME, 0, DeviceServices.standalone(ForkJoinPool.commonPool()));
     }
 
     /** The index of {@code ip}'s GID in the port's table, -1 if absent (both processes read the same {@code lo}). */

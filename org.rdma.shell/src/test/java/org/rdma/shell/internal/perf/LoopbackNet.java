@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import org.rdma.core.internal.verbs.CoreDevice;
 import org.rdma.core.internal.verbs.DeviceServices;
@@ -17,7 +16,6 @@ import org.rdma.verbs.Gid;
 import org.rdma.verbs.GidType;
 import org.rdma.verbs.IbCore;
 import org.rdma.verbs.IbDevice;
-import org.rdma.verbs.IbEvent;
 import org.rdma.verbs.LinkLayer;
 import org.rdma.verbs.Mtu;
 import org.rdma.verbs.PhysPortState;
@@ -100,23 +98,8 @@ final class LoopbackNet implements IbCore, AutoCloseable {
         RvtDevice dev = new RvtDevice(info, RvtDevice.defaultAttr(), driver, clock);
         holder[0] = dev;
         byLid.put(lid, new Port(dev, lid, gid));
-        CoreDevice core = new CoreDevice(dev, info, name, devices.size(), new DeviceServices() {
-            @Override
-            public Executor compWorkqueue() {
-                return ForkJoinPool.commonPool();
-            }
-
-            @Override
-            public Executor compUnboundWorkqueue() {
-                return ForkJoinPool.commonPool();
-            }
-
-            @Override
-            public void postEvent(IbEvent event) {
-            }
-        });
-        dev.attach(core);
-        core.setState(CoreDevice.State.REGISTERED);
+        CoreDevice core = CoreDevice.register(dev, name, devices.size(),
+                DeviceServices.standalone(ForkJoinPool.commonPool()));
         devices.add(core);
         return core;
     }
