@@ -88,22 +88,18 @@ class SaServerTest {
         assertTrue(guids.contains(h1.queryGid(1, 0).interfaceId()));
         assertEquals(9, guids.size());
         // a LID-selected path and node record by Get
-        List<Object[]> got = new ArrayList<>();
         PathRecord q = new PathRecord();
         q.slid = h1.queryPort(1).lid;
         q.dlid = net.dev("h5").queryPort(1).lid;
-        net.sa.pathRecGet(client, h1, 1, q, PathRecord.SLID | PathRecord.DLID, 1000, (st, r) -> got.add(new Object[] {st, r}));
-        net.settle();
-        assertEquals(0, got.get(0)[0]);
-        assertEquals(net.dev("h5").queryGid(1, 0), ((PathRecord) got.get(0)[1]).dgid);
+        Result<PathRecord> got = path(h1, q, PathRecord.SLID | PathRecord.DLID);
+        assertEquals(0, got.status);
+        assertEquals(net.dev("h5").queryGid(1, 0), got.rec.dgid);
         // no source given: the requester's own port
-        got.clear();
         q = new PathRecord();
         q.dgid = net.dev("h5").queryGid(1, 0);
-        net.sa.pathRecGet(client, net.dev("h3"), 1, q, PathRecord.DGID, 1000, (st, r) -> got.add(new Object[] {st, r}));
-        net.settle();
-        assertEquals(0, got.get(0)[0]);
-        assertEquals(net.dev("h3").queryPort(1).lid, ((PathRecord) got.get(0)[1]).slid);
+        got = path(net.dev("h3"), q, PathRecord.DGID);
+        assertEquals(0, got.status);
+        assertEquals(net.dev("h3").queryPort(1).lid, got.rec.slid);
     }
 
     @Test
@@ -113,14 +109,11 @@ class SaServerTest {
         NodeRecord none = new NodeRecord();
         none.lid = 0xbfff;
         assertEquals(List.of(), table(h1, none, NodeRecord.LID));
-        List<Object[]> got = new ArrayList<>();
         PathRecord q = new PathRecord();
         q.slid = h1.queryPort(1).lid;
         q.dlid = 0xbfff;
-        net.sa.pathRecGet(client, h1, 1, q, PathRecord.SLID | PathRecord.DLID, 1000, (st, r) -> got.add(new Object[] {st, r}));
-        net.settle();
-        assertEquals(1, got.size());
-        assertEquals(-Errno.EINVAL.value, got.get(0)[0], "SA_ERR_NO_RECORDS, reported as sa_query.c does");
+        assertEquals(-Errno.EINVAL.value, path(h1, q, PathRecord.SLID | PathRecord.DLID).status,
+                "SA_ERR_NO_RECORDS, reported as sa_query.c does");
     }
 
     @Test
@@ -241,7 +234,7 @@ class SaServerTest {
         assertEquals(0, service(d, MadHdr.IB_MGMT_METHOD_SET, rec, mask).status);
         ServiceRecord q = new ServiceRecord();
         q.id = 0x1234;
-        Result found = service(net.dev("h0"), MadHdr.IB_MGMT_METHOD_GET, q, ServiceRecord.SERVICE_ID);
+        Result<ServiceRecord> found = service(net.dev("h0"), MadHdr.IB_MGMT_METHOD_GET, q, ServiceRecord.SERVICE_ID);
         assertEquals(0, found.status);
         assertEquals("srp.target", found.rec.nameText());
         assertEquals(rec.gid, found.rec.gid);
@@ -272,12 +265,12 @@ class SaServerTest {
         }
         ServiceRecord byId = new ServiceRecord();
         byId.id = 0x5678;
-        Result both = service(net.dev("h0"), MadHdr.IB_MGMT_METHOD_GET, byId, ServiceRecord.SERVICE_ID);
+        Result<ServiceRecord> both = service(net.dev("h0"), MadHdr.IB_MGMT_METHOD_GET, byId, ServiceRecord.SERVICE_ID);
         assertEquals(-Errno.EINVAL.value, both.status, "SA_ERR_TOO_MANY_RECORDS, reported as sa_query.c does");
         assertEquals(0, both.rec.id, "an error response carries no record");
         assertEquals(2, table(net.dev("h0"), byId, ServiceRecord.SERVICE_ID).size(), "GetTable returns both");
         byId.setName("nvme.h4");
-        Result one = service(net.dev("h0"), MadHdr.IB_MGMT_METHOD_GET, byId, ServiceRecord.SERVICE_ID | ServiceRecord.SERVICE_NAME);
+        Result<ServiceRecord> one = service(net.dev("h0"), MadHdr.IB_MGMT_METHOD_GET, byId, ServiceRecord.SERVICE_ID | ServiceRecord.SERVICE_NAME);
         assertEquals(0, one.status);
         assertEquals(net.dev("h4").queryGid(1, 0), one.rec.gid);
     }
@@ -302,12 +295,22 @@ class SaServerTest {
         return new PortInfoRecord().unpack(recs.get(0), 0).portInfo.capabilityMask;
     }
 
-    record Result(int status, ServiceRecord rec) {
+    /** A query's callback: its status and record. */
+    record Result<T>(int status, T rec) {
     }
 
-    private Result service(CoreDevice d, int method, ServiceRecord rec, long mask) {
-        List<Result> out = new ArrayList<>();
-        net.sa.serviceRecQuery(client, d, 1, method, rec, mask, 1000, (st, r) -> out.add(new Result(st, r)));
+    /** {@code ib_sa_path_rec_get()} from {@code from}: its one callback. */
+    private Result<PathRecord> path(CoreDevice from, PathRecord q, long mask) {
+        List<Result<PathRecord>> out = new ArrayList<>();
+        net.sa.pathRecGet(client, from, 1, q, mask, 1000, (st, r) -> out.add(new Result<>(st, r)));
+        net.settle();
+        assertEquals(1, out.size());
+        return out.get(0);
+    }
+
+    private Result<ServiceRecord> service(CoreDevice d, int method, ServiceRecord rec, long mask) {
+        List<Result<ServiceRecord>> out = new ArrayList<>();
+        net.sa.serviceRecQuery(client, d, 1, method, rec, mask, 1000, (st, r) -> out.add(new Result<>(st, r)));
         net.settle();
         assertEquals(1, out.size());
         return out.get(0);
