@@ -63,7 +63,7 @@ public class DatapathBench {
 
         @Setup(Level.Trial)
         public void setUp() {
-            writer = new Writer(BIG, DEPTH, SIGNAL_EVERY);
+            writer = new Writer(new Subnet(), BIG, DEPTH, SIGNAL_EVERY, 1);
         }
 
         @TearDown(Level.Trial)
@@ -79,7 +79,7 @@ public class DatapathBench {
 
         @Setup(Level.Trial)
         public void setUp() {
-            writer = new Writer(8, DEPTH, SIGNAL_EVERY);
+            writer = new Writer(new Subnet(), 8, DEPTH, SIGNAL_EVERY, 1);
         }
 
         @TearDown(Level.Trial)
@@ -95,7 +95,7 @@ public class DatapathBench {
 
         @Setup(Level.Trial)
         public void setUp() {
-            writer = new Writer(8, DEPTH, SIGNAL_EVERY, POST_LIST);
+            writer = new Writer(new Subnet(), 8, DEPTH, SIGNAL_EVERY, POST_LIST);
         }
 
         @TearDown(Level.Trial)

@@ -22,7 +22,7 @@ import org.rdma.verbs.Wc;
 import org.rdma.verbs.WcStatus;
 
 /**
- * One RC connection across the {@link Subnet}, set up as perftest's {@code ib_write_bw} does
+ * One RC connection between an {@link HcaPair}, set up as perftest's {@code ib_write_bw} does
  * ({@code ctx_init()}, {@code ctx_connect()}): on each side a PD, one polled CQ, one direct buffer
  * registered for remote write, one RC QP with a send queue of {@code depth}; path MTU 4096.
  */
@@ -52,13 +52,13 @@ final class RcConn implements AutoCloseable {
     final End a = new End();
     final End b = new End();
 
-    RcConn(Subnet net, int depth, int bufferSize) {
+    RcConn(HcaPair net, int depth, int bufferSize) {
         int mrAccess = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
         int qpAccess = AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
-        open(net.devA, a, depth, bufferSize, 0x7f3a_0000_0000L, mrAccess, qpAccess, null);
-        open(net.devB, b, depth, bufferSize, 0x7f4a_0000_0000L, mrAccess, qpAccess, null);
-        connect(a, Mtu.MTU_4096, b.qp.qpNum(), PSN_A, PSN_B, 1, av -> av.dlid = Subnet.LID_B);
-        connect(b, Mtu.MTU_4096, a.qp.qpNum(), PSN_B, PSN_A, 1, av -> av.dlid = Subnet.LID_A);
+        open(net.devA(), a, depth, bufferSize, 0x7f3a_0000_0000L, mrAccess, qpAccess, null);
+        open(net.devB(), b, depth, bufferSize, 0x7f4a_0000_0000L, mrAccess, qpAccess, null);
+        connect(a, Mtu.MTU_4096, b.qp.qpNum(), PSN_A, PSN_B, 1, av -> av.dlid = net.lidB());
+        connect(b, Mtu.MTU_4096, a.qp.qpNum(), PSN_B, PSN_A, 1, av -> av.dlid = net.lidA());
     }
 
     /**

@@ -20,7 +20,7 @@ import org.rdma.verbs.time.SystemClock;
  * through the fabric's management interface, the same state the embedded SMAs set when they get
  * {@code SubnSet(PortInfo)} and {@code SubnSet(LinearForwardingTable)}.
  */
-final class Subnet implements AutoCloseable {
+final class Subnet implements HcaPair {
     static final long SW_GUID = 0x0002c90300f0e0d0L;
     static final long A_GUID = 0x0002c90300a1b2c0L;
     static final long B_GUID = 0x0002c90300a1b4c0L;
@@ -76,6 +76,26 @@ final class Subnet implements AutoCloseable {
                 throw new IllegalStateException(p + " is " + p.portState());
             }
         }
+    }
+
+    @Override
+    public CoreDevice devA() {
+        return devA;
+    }
+
+    @Override
+    public CoreDevice devB() {
+        return devB;
+    }
+
+    @Override
+    public int lidA() {
+        return LID_A;
+    }
+
+    @Override
+    public int lidB() {
+        return LID_B;
     }
 
     @Override

@@ -12,11 +12,12 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.util.Statistics;
 
 /**
- * Runs every benchmark of {@link DatapathBench} and {@link ManagementBench} (or those a JMH
+ * Runs every benchmark of {@link DatapathBench}, {@link LayerBench} and {@link ManagementBench} (or those a JMH
  * include pattern on the command line selects) with the GC profiler and prints the summary table:
  * each figure, the baseline measured in the same run, the ratio and the target, and for the datapath
  * the range its measurement iterations spanned (on a shared machine that range, not the mean,
- * says what a difference between two runs means). JMH options on the
+ * says what a difference between two runs means), and how a packet's time divides between the
+ * layers against what the targets leave it. JMH options on the
  * command line override the defaults (for example {@code -wi 2 -i 3 -f 1 -w 1s -r 1s} for a quick
  * look); {@code -h} lists them.
  */
@@ -40,6 +41,7 @@ public final class Summary {
         OptionsBuilder b = Bench.defaults(cli, 2);
         if (cli.getIncludes().isEmpty()) {
             b.include(DatapathBench.class.getName() + ".*");
+            b.include(LayerBench.class.getName() + ".*");
             b.include(ManagementBench.class.getName() + ".*");
         }
         b.addProfiler(GCProfiler.class);
@@ -73,6 +75,8 @@ public final class Summary {
                     "0 (< 1)", Double.isNaN(alloc) ? "" : ok(alloc < 1.0));
         }
 
+        layers(results, copyBw, big, list);
+
         double paths = score(results, "pathRecGet");
         double mads = score(results, "madRoundTrip");
         double sweep = score(results, "sweep100");
@@ -84,6 +88,43 @@ public final class Summary {
                 f2(paths / mads), ">= " + kps(PATH_REC_TARGET), ok(paths >= PATH_REC_TARGET));
         System.out.printf(Locale.ROOT, fmt, "SM sweep, 100 nodes", String.format(Locale.ROOT, "%.1f ms", sweep), "", "",
                 "reported", "");
+    }
+
+    /**
+     * The layers' shares of one packet's time ({@link LayerBench}), next to the time the targets
+     * leave a packet: at 64 KiB, 16 packets must take no longer than the baseline copy divided by
+     * the bandwidth target; at 8 bytes, a message (one packet, ACKs shared by a list) no longer
+     * than one over the rate target. The shares are measured apart, not subtracted: each layer
+     * alone runs with other neighbours' caches and compiled code, so their sum need not be the
+     * whole.
+     */
+    private static void layers(Collection<RunResult> results, double copyBw, double big, double list) {
+        double fabric = score(results, "fabric8");
+        double t64 = score(results, "transport64k");
+        double t8 = score(results, "transport8list");
+        if (Double.isNaN(fabric) && Double.isNaN(t64) && Double.isNaN(t8)) {
+            return;
+        }
+        int pkts = DatapathBench.BIG / LayerBench.MTU;
+        double fabricNs = 1e9 / fabric;
+        System.out.println();
+        System.out.println("Where a packet's time goes (ns per packet; the fabric figure is one 8-byte packet through"
+                + " two links and the switch)");
+        String fmt = "%-34s %12s %16s %14s %12s%n";
+        System.out.printf(Locale.ROOT, fmt, "path", "whole", "transport alone", "fabric alone", "target");
+        double whole64 = 1e9 / big / pkts;
+        double t64Ns = 1e9 / t64 / pkts;
+        System.out.printf(Locale.ROOT, fmt, "RC WRITE 64 KiB, per 4 KiB packet", ns(whole64), ns(t64Ns), ns(fabricNs),
+                "<= " + ns(LayerBench.MTU / (BW_RATIO_TARGET * copyBw) * 1e9));
+        System.out.printf(Locale.ROOT, fmt, "  of which the payload copy", ns(LayerBench.MTU / copyBw * 1e9), "", "", "");
+        double whole8 = 1e9 / list;
+        double t8Ns = 1e9 / t8;
+        System.out.printf(Locale.ROOT, fmt, "RC WRITE 8 B in lists of " + DatapathBench.POST_LIST, ns(whole8), ns(t8Ns),
+                ns(fabricNs), "<= " + ns(1e9 / MSG_RATE_TARGET));
+    }
+
+    private static String ns(double v) {
+        return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%.0f ns", v);
     }
 
     private static String kps(double perSec) {

@@ -14,7 +14,7 @@ import org.rdma.verbs.WrOpcode;
  * post; nothing is allocated per message.
  */
 final class Writer implements AutoCloseable {
-    final Subnet net;
+    final HcaPair net;
     final RcConn conn;
     final int size;
     final int depth;
@@ -26,20 +26,20 @@ final class Writer implements AutoCloseable {
     private long posted;
     private long completed;
 
-    Writer(int size, int depth, int signalEvery) {
-        this(size, depth, signalEvery, 1);
-    }
-
-    /** As perftest's {@code --post_list}: each {@link #next()} posts a chain of {@code postList} WRITEs. */
-    Writer(int size, int depth, int signalEvery, int postList) {
+    /**
+     * A writer on {@code net} (which it closes); as perftest's {@code --post_list}, each
+     * {@link #next()} posts a chain of {@code postList} WRITEs.
+     */
+    Writer(HcaPair net, int size, int depth, int signalEvery, int postList) {
         if (depth % signalEvery != 0 || signalEvery % postList != 0) {
+            net.close();
             throw new IllegalArgumentException("depth must be a multiple of the signalling interval, and that of the post list");
         }
         this.postList = postList;
         this.size = size;
         this.depth = depth;
         this.signalEvery = signalEvery;
-        net = new Subnet();
+        this.net = net;
         conn = new RcConn(net, depth, Math.max(size, 64));
         ByteBuffer src = conn.a.buf;
         for (int i = 0; i < src.capacity(); i++) {
