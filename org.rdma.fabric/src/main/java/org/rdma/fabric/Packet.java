@@ -158,13 +158,19 @@ public final class Packet {
      * @throws IllegalStateException if the packet holds no reference any more
      */
     public void release() {
-        int r = REFS.decrementAndGet(this);
-        if (r > 0) {
-            return;
-        }
-        if (r < 0) {
-            REFS.incrementAndGet(this);
-            throw new IllegalStateException("release() of a packet that holds no reference");
+        if (refCount == 1) {
+            // A holder that sees one reference holds the only one: nobody may retain or release
+            // concurrently, so the usual last release needs no atomic read-modify-write.
+            REFS.lazySet(this, 0);
+        } else {
+            int r = REFS.decrementAndGet(this);
+            if (r > 0) {
+                return;
+            }
+            if (r < 0) {
+                REFS.incrementAndGet(this);
+                throw new IllegalStateException("release() of a packet that holds no reference");
+            }
         }
         reset();
         if (recycler != null) {
@@ -185,11 +191,12 @@ public final class Packet {
      * @throws IllegalStateException if the packet is still referenced
      */
     public Packet reuse() {
-        // The pool is the only holder of a recycled packet, so no atomic update is needed.
+        // The pool is the only holder of a recycled packet, so no atomic update or fence is needed;
+        // the pool's hand-over publishes the packet.
         if (refCount != 0) {
             throw new IllegalStateException("reuse() of a packet that is still referenced (" + refCount + ")");
         }
-        refCount = 1;
+        REFS.lazySet(this, 1);
         return this;
     }
 

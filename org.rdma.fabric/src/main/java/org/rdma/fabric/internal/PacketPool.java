@@ -9,10 +9,15 @@ import org.rdma.verbs.LinkLayer;
 /**
  * A port's packet pool ({@code kmem_cache} of skbs). The fabric delivers synchronously, so a
  * port usually has one packet out at a time: it goes back to the pool before the next is
- * allocated. That packet waits in a one-entry slot taken with a single atomic exchange, the way
- * a per-CPU cache sits in front of a slab's locked lists; the others wait in a small array stack
- * behind the monitor. Grows on demand up to {@link #MAX_CACHED} idle packets in the stack;
- * beyond that released packets are left to the garbage collector.
+ * allocated. That packet waits in a one-entry slot, the way a per-CPU cache sits in front of a
+ * slab's locked lists; the others wait in a small array stack behind the monitor. Grows on
+ * demand up to {@link #MAX_CACHED} idle packets in the stack; beyond that released packets are
+ * left to the garbage collector.
+ *
+ * <p>Only taking from the slot is an atomic exchange, so no packet is handed out twice. Putting
+ * into a slot seen empty is a release store: a racing put may overwrite the packet another
+ * thread just stored, which then goes to the garbage collector like one beyond the cap. Losing a
+ * pooled packet under contention costs an allocation; an atomic on every release cost more.
  */
 final class PacketPool implements PacketRecycler {
     /** Idle packets kept per port (besides the one in the fast slot). */
@@ -53,7 +58,8 @@ final class PacketPool implements PacketRecycler {
 
     @Override
     public void recycle(Packet packet) {
-        if (SPARE.compareAndSet(this, (Packet) null, packet)) {
+        if (SPARE.getAcquire(this) == null) {
+            SPARE.setRelease(this, packet);
             return;
         }
         synchronized (this) {
