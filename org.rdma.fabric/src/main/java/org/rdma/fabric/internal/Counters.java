@@ -40,9 +40,18 @@ final class Counters {
         values.add(counter, delta);
     }
 
-    /** One packet of {@code words} data words: both counters in one update. */
-    void packet(int pkts, int data, long words) {
-        values.add(pkts, 1, data, words);
+    /** One packet of {@code words} data words, counted in {@code multicast} too if it is one; one update. */
+    void packet(int pkts, int data, long words, int multicast, boolean isMulticast) {
+        if (isMulticast) {
+            values.add(pkts, 1, data, words, multicast, 1);
+        } else {
+            values.add(pkts, 1, data, words);
+        }
+    }
+
+    /** The count since the port was created, ignoring clears. */
+    long raw(int counter) {
+        return values.raw(counter);
     }
 
     /** What the derived unicast counters subtract since they were last cleared; guarded by this. */

@@ -415,6 +415,7 @@ public final class FabricImpl implements Fabric {
             updateLink(l, events);
             l.a.link = null;
             l.b.link = null;
+            l.disconnected();
             for (NodeImpl n : nodes) {
                 if (n instanceof BridgeNode && (l.a.node == n || l.b.node == n)) {
                     ((BridgeNode) n).hostRemoved((EthHostPort) (l.a.node == n ? l.b : l.a));

@@ -23,11 +23,12 @@ import org.rdma.verbs.time.IbClock;
  * fast path) it goes straight to the far port's receiver on the caller's thread. With faults,
  * the direction's monitor guards the random generator and the held packet; deliveries happen
  * after the monitor is released, either at once or from the fabric clock.
+ *
+ * <p>A direction does not count the packets entering it: a port counts every packet it puts on
+ * its cable in PortXmitPkts, so the direction reads that count from its sending port instead of
+ * paying for a second counter update per packet.
  */
 final class LinkImpl implements FabricLink {
-    static final int PACKETS = 0;
-    static final int LOST_LINK_DOWN = 1;
-
     final FabricImpl fabric;
     final PortImpl a;
     final PortImpl b;
@@ -52,8 +53,12 @@ final class LinkImpl implements FabricLink {
         volatile FaultProfile profile = FaultProfile.NONE;
         /** No faults and no capture: deliver inline without touching the monitor. */
         volatile boolean fast = true;
-        /** Packets carried ({@link #PACKETS}) and lost to a link down ({@link #LOST_LINK_DOWN}). */
-        final StripedLongs carried = new StripedLongs(2);
+        /** Packets lost to a link down. */
+        final StripedLongs lostLinkDown = new StripedLongs(1);
+        /** {@code from}'s PortXmitPkts (ignoring clears) when the cable was connected. */
+        private final long xmitBase;
+        /** The packets carried, fixed when the cable was disconnected; -1 while it is connected. */
+        private volatile long carriedWhenDisconnected = -1;
         long dropped;
         long duplicated;
         long reordered;
@@ -67,10 +72,17 @@ final class LinkImpl implements FabricLink {
             this.from = from;
             this.to = to;
             this.rng = new SplittableRandom(seed);
+            this.xmitBase = from.counters.raw(Counters.XMIT_PKTS);
+        }
+
+        /** The packets that entered this direction: those {@code from} transmitted since the cable was connected. */
+        long carried() {
+            long fixed = carriedWhenDisconnected;
+            return fixed >= 0 ? fixed : from.counters.raw(Counters.XMIT_PKTS) - xmitBase;
         }
 
         synchronized FaultCounters snapshot() {
-            return new FaultCounters(carried.get(PACKETS), dropped, duplicated, reordered, corrupted, delayed, carried.get(LOST_LINK_DOWN));
+            return new FaultCounters(carried(), dropped, duplicated, reordered, corrupted, delayed, lostLinkDown.get(0));
         }
     }
 
@@ -207,10 +219,12 @@ final class LinkImpl implements FabricLink {
 
     // ------------------------------------------------------------------ datapath
 
-    /** A packet {@code from} transmitted enters the cable. Consumes the reference. */
+    /**
+     * A packet {@code from} transmitted (and counted in its PortXmitPkts) enters the cable.
+     * Consumes the reference.
+     */
     void carry(PortImpl from, Packet p) {
         Direction d = from == a ? ab : ba;
-        d.carried.inc(PACKETS);
         if (d.fast) {
             d.to.ingress(p);
             return;
@@ -324,7 +338,7 @@ final class LinkImpl implements FabricLink {
             return;
         }
         if (!up || sentInEpoch != epoch || fabric.isClosed()) {
-            d.carried.inc(LOST_LINK_DOWN);
+            d.lostLinkDown.inc(0);
             p.release();
             return;
         }
@@ -350,9 +364,19 @@ final class LinkImpl implements FabricLink {
                 h = takeHeld(d);
             }
             if (h != null) {
-                d.carried.inc(LOST_LINK_DOWN);
+                d.lostLinkDown.inc(0);
                 h.release();
             }
+        }
+    }
+
+    /**
+     * The cable was disconnected and its ports forgot it (fabric lock held): their later packets
+     * go onto other cables, so each direction keeps the count it has now.
+     */
+    void disconnected() {
+        for (Direction d : new Direction[] {ab, ba}) {
+            d.carriedWhenDisconnected = d.carried();
         }
     }
 

@@ -230,7 +230,7 @@ class PortImpl implements FabricPort {
             p.release();
             return;
         }
-        countTraffic(p, Counters.XMIT_PKTS, Counters.XMIT_DATA, Counters.MULTICAST_XMIT_PKTS);
+        countTraffic(p, dataBytes(p), Counters.XMIT_PKTS, Counters.XMIT_DATA, Counters.MULTICAST_XMIT_PKTS);
         l.carry(this, p);
     }
 
@@ -246,10 +246,16 @@ class PortImpl implements FabricPort {
         return p.vl() == Packet.VL15 ? s != PortState.DOWN : s == PortState.ACTIVE;
     }
 
-    /** Packets, data words and multicast packets (unicast is derived: {@link Counters#get}). */
-    private void countTraffic(Packet p, int pkts, int data, int multicast) {
-        int bytes = p.headerLength + p.payloadLength + p.padCount + (p.hasIcrc() ? Icrc.ICRC_BYTES : 0);
-        counters.packet(pkts, data, bytes >>> 2);
+    /** Header, payload, pad and ICRC: what PortXmitData/PortRcvData and LRH:PktLen measure. */
+    private static int dataBytes(Packet p) {
+        return p.headerLength + p.payloadLength + p.padCount + (p.hasIcrc() ? Icrc.ICRC_BYTES : 0);
+    }
+
+    /**
+     * Packets, data words and multicast packets of a packet of {@code bytes} {@linkplain
+     * #dataBytes data bytes} (unicast is derived: {@link Counters#get}).
+     */
+    private void countTraffic(Packet p, int bytes, int pkts, int data, int multicast) {
         boolean mc;
         if (linkLayer == LinkLayer.INFINIBAND) {
             int dlid = p.dlid();
@@ -257,9 +263,7 @@ class PortImpl implements FabricPort {
         } else {
             mc = (p.header[0] & 1) != 0;
         }
-        if (mc) {
-            counters.inc(multicast);
-        }
+        counters.packet(pkts, data, bytes >>> 2, multicast, mc);
     }
 
     /**
@@ -275,9 +279,10 @@ class PortImpl implements FabricPort {
             }
             p.clearMaterialized();
         }
-        countTraffic(p, Counters.RCV_PKTS, Counters.RCV_DATA, Counters.MULTICAST_RCV_PKTS);
+        int bytes = dataBytes(p);
+        countTraffic(p, bytes, Counters.RCV_PKTS, Counters.RCV_DATA, Counters.MULTICAST_RCV_PKTS);
         if (linkLayer == LinkLayer.INFINIBAND) {
-            if (!wellFormed(p)) {
+            if (!wellFormed(p, bytes)) {
                 counters.inc(Counters.RCV_ERRORS);
                 p.release();
                 return;
@@ -302,12 +307,14 @@ class PortImpl implements FabricPort {
         node.receive(this, p);
     }
 
-    /** IBTA 7.9 link-level checks: LVer 0, LRH:PktLen matches, VL within OperationalVLs (or VL15). */
-    private boolean wellFormed(Packet p) {
+    /**
+     * IBTA 7.9 link-level checks: LVer 0, LRH:PktLen matches the {@linkplain #dataBytes data
+     * bytes}, VL within OperationalVLs (or VL15).
+     */
+    private boolean wellFormed(Packet p, int len) {
         if (p.headerLength < 8 || p.lver() != 0) {
             return false;
         }
-        int len = p.headerLength + p.payloadLength + p.padCount + (p.hasIcrc() ? Icrc.ICRC_BYTES : 0);
         if ((len & 3) != 0 || p.lrhPacketLength() != len >>> 2) {
             return false;
         }
