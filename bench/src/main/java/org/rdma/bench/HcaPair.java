@@ -10,12 +10,6 @@ interface HcaPair extends AutoCloseable {
     /** The receiving HCA. */
     CoreDevice devB();
 
-    /** Port 1's LID on {@link #devA()}. */
-    int lidA();
-
-    /** Port 1's LID on {@link #devB()}. */
-    int lidB();
-
     @Override
     void close();
 }

@@ -57,8 +57,8 @@ final class RcConn implements AutoCloseable {
         int qpAccess = AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
         open(net.devA(), a, depth, bufferSize, 0x7f3a_0000_0000L, mrAccess, qpAccess, null);
         open(net.devB(), b, depth, bufferSize, 0x7f4a_0000_0000L, mrAccess, qpAccess, null);
-        connect(a, Mtu.MTU_4096, b.qp.qpNum(), PSN_A, PSN_B, 1, av -> av.dlid = net.lidB());
-        connect(b, Mtu.MTU_4096, a.qp.qpNum(), PSN_B, PSN_A, 1, av -> av.dlid = net.lidA());
+        connect(a, Mtu.MTU_4096, b.qp.qpNum(), PSN_A, PSN_B, 1, av -> av.dlid = net.devB().queryPort(1).lid);
+        connect(b, Mtu.MTU_4096, a.qp.qpNum(), PSN_B, PSN_A, 1, av -> av.dlid = net.devA().queryPort(1).lid);
     }
 
     /**

@@ -89,16 +89,6 @@ final class Subnet implements HcaPair {
     }
 
     @Override
-    public int lidA() {
-        return LID_A;
-    }
-
-    @Override
-    public int lidB() {
-        return LID_B;
-    }
-
-    @Override
     public void close() {
         devA.provider().detach();
         devB.provider().detach();

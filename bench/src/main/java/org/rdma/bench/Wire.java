@@ -56,16 +56,6 @@ final class Wire implements HcaPair {
     }
 
     @Override
-    public int lidA() {
-        return LID_A;
-    }
-
-    @Override
-    public int lidB() {
-        return LID_B;
-    }
-
-    @Override
     public void close() {
         a.rvt.detach();
         b.rvt.detach();
