@@ -1,6 +1,7 @@
 package org.rdma.rvt.internal.qp;
 
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import org.rdma.verbs.spi.Upcalls;
 
 /**
@@ -8,11 +9,31 @@ import org.rdma.verbs.spi.Upcalls;
  * unless another caller is already doing it, in which case it only marks the work to be done again
  * and returns, so a packet delivered back into a busy QP never recurses or deadlocks. Verbs that
  * change QP state take the task exclusively with {@link #lock()} ({@code rxe_disable_task()}).
+ *
+ * <p>Concurrency. One atomic word holds both "taken" ({@code BUSY}) and "run once more"
+ * ({@code PENDING}, only ever set while taken), so taking the task is one compare-and-set and
+ * releasing it is one more: the release fails exactly when another thread marked work meanwhile,
+ * and the holder then runs again instead of leaving it behind. {@link #schedule()}, called only by
+ * the holder, needs no atomic at all: it sets a field the holder alone reads.
  */
 final class QpTask {
-    private final AtomicBoolean busy = new AtomicBoolean();
+    private static final int BUSY = 1;
+    private static final int PENDING = 2;
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(QpTask.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final Runnable work;
-    private volatile boolean pending;
+    /** 0, BUSY, or BUSY | PENDING. */
+    private volatile int state;
+    /** {@link #schedule()} was called; the holder's alone (handed on by the acquire and release of {@link #state}). */
+    private boolean again;
 
     QpTask(Runnable work) {
         this.work = work;
@@ -20,71 +41,100 @@ final class QpTask {
 
     /** Runs the work now, or makes the current runner run it once more. */
     void run() {
-        pending = true;
         Upcalls u = Upcalls.enter();
         try {
-            while (pending && busy.compareAndSet(false, true)) {
-                try {
-                    while (pending) {
-                        pending = false;
-                        work.run();
-                    }
-                } finally {
-                    busy.set(false);
-                }
+            if (acquireOrMark()) {
+                runAndRelease();
             }
         } finally {
             u.exit();
         }
     }
 
-    /** Takes the task if it is free (the caller then calls {@link #runAcquired()}). */
-    boolean tryAcquire() {
-        return busy.compareAndSet(false, true);
-    }
-
-    /** Runs the work with the task already taken by {@link #tryAcquire()}, then releases it. */
-    void runAcquired() {
-        try {
-            do {
-                pending = false;
-                work.run();
-            } while (pending);
-        } finally {
-            busy.set(false);
-        }
-        while (pending && busy.compareAndSet(false, true)) {
-            try {
-                while (pending) {
-                    pending = false;
-                    work.run();
+    /** Takes the task (true), or marks it PENDING for its holder (false). */
+    private boolean acquireOrMark() {
+        while (true) {
+            int s = state;
+            if (s == 0) {
+                if (STATE.compareAndSet(this, 0, BUSY)) {
+                    return true;
                 }
-            } finally {
-                busy.set(false);
+            } else if (STATE.compareAndSet(this, s, s | PENDING)) {
+                // A write even when PENDING is set already: what the caller published before it
+                // then happens-before the holder's failed release, which reads this word.
+                return false;
             }
         }
     }
 
-    /** Marks work to do without running it (the caller holds the task or will run it). */
-    void schedule() {
-        pending = true;
+    /** Takes the task if it is free (the caller then calls {@link #runAcquired()}). */
+    boolean tryAcquire() {
+        return state == 0 && STATE.compareAndSet(this, 0, BUSY);
     }
 
-    /** Takes the task exclusively, waiting for a running pass to end. Pair with {@link #unlock()}. */
+    /** Runs the work with the task already taken by {@link #tryAcquire()}, then releases it. */
+    void runAcquired() {
+        runAndRelease();
+    }
+
+    /** With the task held: runs the work until nobody asks for more, then releases the task. */
+    private void runAndRelease() {
+        try {
+            do {
+                do {
+                    again = false;
+                    work.run();
+                } while (again);
+            } while (!release());
+        } catch (Throwable t) {
+            again = false;
+            state = 0;
+            throw t;
+        }
+    }
+
+    /**
+     * Releases the task, or, when another thread marked it PENDING meanwhile, keeps it with the
+     * mark cleared and returns false: the holder must run the work again.
+     */
+    private boolean release() {
+        if (STATE.compareAndSet(this, BUSY, 0)) {
+            return true;
+        }
+        // A volatile store (a full fence), not a release store: the work that follows must not
+        // read the queues before the mark is cleared, or a packet queued in between, whose
+        // PENDING this store then erases, would be left behind.
+        state = BUSY;
+        return false;
+    }
+
+    /** With the task held: run the work once more before releasing it. */
+    void schedule() {
+        again = true;
+    }
+
+    /**
+     * With the task held, at the start of a pass of the work that serves everything scheduled so
+     * far: forgets those marks, so they do not cost a whole further run of the work.
+     */
+    void scheduledServed() {
+        again = false;
+    }
+
+    /** Takes the task exclusively, waiting for a running pass to end. Pair with {@link #unlock(Upcalls)}. */
     Upcalls lock() {
         Upcalls u = Upcalls.enter();
-        while (!busy.compareAndSet(false, true)) {
+        while (!STATE.compareAndSet(this, 0, BUSY)) {
             Thread.onSpinWait();
         }
         return u;
     }
 
-    /** Releases the task and runs what was marked meanwhile. */
+    /** Releases the task, running first what was scheduled or marked meanwhile. */
     void unlock(Upcalls u) {
-        busy.set(false);
         try {
-            if (pending) {
-                run();
+            if (again || !release()) {
+                runAndRelease();
             }
         } finally {
             u.exit();

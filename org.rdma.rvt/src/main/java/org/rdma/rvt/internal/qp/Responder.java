@@ -126,6 +126,9 @@ final class Responder {
             }
             pkt = p;
             State s = qp.isUd() ? State.CHK_RESOURCE : State.CHK_PSN;
+            if (!RvtQp.TRACE) {
+                s = checks(s);
+            }
             while (s != State.DONE) {
                 if (RvtQp.TRACE) {
                     System.out.println("  resp " + qp + " " + p + " " + s);
@@ -135,6 +138,43 @@ final class Responder {
             pkt = null;
             qp.respQ.done(p);
         }
+    }
+
+    /**
+     * The checks and the execution, from {@code s} on, called directly for as long as each hands on
+     * to the next (their order is fixed: each only ever leads to a later one or out of the chain),
+     * then the state they stopped at for {@link #step}. The same calls in the same order as
+     * {@link #step} would make, without a dispatch per state on the path every packet takes.
+     */
+    private State checks(State s) {
+        if (s == State.CHK_PSN) {
+            s = checkPsn();
+        }
+        if (s == State.CHK_OP_SEQ) {
+            s = checkOpSeq();
+        }
+        if (s == State.CHK_OP_VALID) {
+            s = checkOpValid();
+        }
+        if (s == State.CHK_RESOURCE) {
+            s = checkResource();
+        }
+        if (s == State.CHK_LENGTH) {
+            s = checkLength();
+        }
+        if (s == State.CHK_RKEY) {
+            s = checkRkey();
+        }
+        if (s == State.EXECUTE) {
+            s = execute();
+        }
+        if (s == State.COMPLETE) {
+            s = complete();
+        }
+        if (s == State.ACKNOWLEDGE) {
+            s = acknowledge();
+        }
+        return s == State.CLEANUP ? State.DONE : s;
     }
 
     private State step(State s) {

@@ -62,6 +62,14 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
     final IbQp core;
     final RvtPd pd;
     final QpType type;
+    /**
+     * Facts of {@link #type} the datapath asks for on every packet, fixed at creation: the
+     * transport prefix and the type tests would otherwise be a switch or a chain of compares each
+     * time.
+     */
+    private final int transport;
+    private final boolean rc;
+    private final boolean ud;
     final int qpn;
     volatile int port;
     final RvtCq scq;
@@ -142,6 +150,9 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
         this.core = core;
         this.pd = pd;
         this.type = init.qpType;
+        this.transport = WrKinds.prefix(type);
+        this.rc = type == QpType.RC;
+        this.ud = type == QpType.UD || type == QpType.GSI || type == QpType.SMI;
         this.qpn = qpn;
         this.port = init.portNum;
         this.scq = scq;
@@ -197,11 +208,11 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
 
     /** The transport prefix of this QP's opcodes. */
     int transport() {
-        return WrKinds.prefix(type);
+        return transport;
     }
 
     boolean isRc() {
-        return type == QpType.RC;
+        return rc;
     }
 
     /** The bounce buffer (task held): one path MTU of payload plus a GRH. */
@@ -215,12 +226,23 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
     }
 
     boolean isUd() {
-        return type == QpType.UD || type == QpType.GSI || type == QpType.SMI;
+        return ud;
     }
 
     // ================================================================== the task
 
-    /** One pass of the task: completer, responder, requester until none makes progress. */
+    /**
+     * One run of the task: passes of completer, responder and requester until a pass leaves no work
+     * behind for the next one.
+     *
+     * <p>Only the completer's and the requester's progress asks for another pass: each can give the
+     * other work (a completion opens the window, returns credits or asks for a retry; a request
+     * sent on UC or UD, or a local one, is ready to complete). The responder drains its queue and
+     * gives neither of them work except by a packet looped back into this QP or by moving it to
+     * ERR, and both of those run the task again ({@link QpTask#run()} marks it PENDING,
+     * {@link #error} schedules it), so a pass after one in which only the responder progressed
+     * would find nothing.
+     */
     private void process() {
         if (destroyed) {
             compQ.clear();
@@ -230,8 +252,10 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
         boolean progress;
         int guard = 0;
         do {
+            // This pass serves whatever was scheduled before it.
+            task.scheduledServed();
             progress = comp.run();
-            progress |= resp.run();
+            resp.run();
             progress |= req.run();
             if (state == QpState.ERR) {
                 progress |= flushRq();
