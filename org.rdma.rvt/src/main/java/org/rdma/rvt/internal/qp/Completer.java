@@ -1,5 +1,7 @@
 package org.rdma.rvt.internal.qp;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import org.rdma.rvt.RvtCounter;
 import org.rdma.rvt.RvtPacket;
 import org.rdma.rvt.internal.mem.SgeCursor;
@@ -26,10 +28,26 @@ final class Completer {
         ERROR_RETRY, RNR_RETRY, ERROR, DONE, EXIT
     }
 
+    private static final VarHandle TAIL;
+
+    static {
+        try {
+            TAIL = MethodHandles.lookup().findVarHandle(Completer.class, "tail", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final RvtQp qp;
     private final SgeCursor cursor = new SgeCursor();
 
-    /** Index (not masked) of the oldest uncompleted send WQE; read by posters. */
+    /**
+     * Index (not masked) of the oldest uncompleted send WQE; read by posters. The completer
+     * advances it with a release store, not a volatile one (a full fence for every WQE): it
+     * publishes the slot freed before it, and a poster learns of a completion only through the CQ,
+     * whose lock orders this store before the completion it then polls. Nobody writes something and
+     * then needs to see this store at once, so no store-load fence is needed.
+     */
     volatile int tail;
     /** The next PSN expected in a response. */
     int psn;
@@ -393,7 +411,7 @@ final class Completer {
         // The slot is free before the completion is visible (rvt_qp_complete_swqe() does the
         // same): a consumer that polls the completion may post into it at once.
         w.state = Swqe.DONE;
-        tail = tail + 1;
+        TAIL.setRelease(this, tail + 1);
         if (signal && !qp.scq.enter(wc, false)) {
             LOG.log(System.Logger.Level.WARNING, "{0}: send CQ overflow", qp);
             ok = false;
@@ -424,7 +442,7 @@ final class Completer {
             Wc wc = qp.sendWc;
             fill(wc, w, st);
             w.state = Swqe.DONE;
-            tail = tail + 1;
+            TAIL.setRelease(this, tail + 1);
             qp.scq.enter(wc, false);
             any = true;
         }
