@@ -347,6 +347,9 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
                 return -Errno.EINVAL.value;
             }
             e.ah = ah;
+            e.remoteQpn = w.remoteQpn;
+            e.remoteQkey = w.remoteQkey;
+            e.pkeyIndex = w.pkeyIndex;
             int mtu = dev.portMtu(type == QpType.UD ? ah.attr.portNum : port);
             if (e.length > mtu) {
                 return -Errno.EINVAL.value;
@@ -378,7 +381,7 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
             e.ssn = nextSsn;
             nextSsn = (nextSsn + 1) & 0xffffff;
         }
-        sqHead = sqHead + 1;
+        Swqe.publish(this);
         return 0;
     }
 

@@ -1,7 +1,10 @@
 package org.rdma.rvt.internal.qp;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import org.rdma.rvt.internal.mem.RvtMr;
+import org.rdma.rvt.internal.wire.Opcodes;
 import org.rdma.verbs.IbCqe;
 import org.rdma.verbs.SendWr;
 import org.rdma.verbs.Sge;
@@ -10,8 +13,8 @@ import org.rdma.verbs.WrOpcode;
 
 /**
  * A send work queue entry ({@code struct rvt_swqe}/{@code rxe_send_wqe}): a copy of the consumer's
- * {@link SendWr} made at post time (inline data copied into the entry), plus the requester's and
- * completer's progress on it.
+ * {@link SendWr} made at post time (the fields its kind uses, see {@link #copyFrom}; inline data
+ * copied into the entry), plus the requester's and completer's progress on it.
  */
 final class Swqe {
     /** Posted, not started. */
@@ -24,6 +27,36 @@ final class Swqe {
     static final int DONE = 3;
     /** Failed; completes with {@link #status}. */
     static final int ERROR = 4;
+
+    /**
+     * {@link RvtQp#sqHead}, published with a release store after each entry is filled (as
+     * {@code rvt_post_one_wr()} does with {@code smp_wmb()} before moving {@code s_head}): a
+     * volatile store is a full fence per posted request. See {@link #publish}.
+     */
+    private static final VarHandle SQ_HEAD;
+
+    static {
+        try {
+            SQ_HEAD = MethodHandles.lookup().findVarHandle(RvtQp.class, "sqHead", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /**
+     * Makes the entry at {@code qp.sqHead} (filled by the caller, who holds the ring's lock)
+     * visible to the requester and completer: its stores are ordered before the new head by the
+     * release, and a reader's volatile read of the head acquires them. No store-load fence is
+     * needed here: the poster then runs the task ({@link QpTask#run()}), whose compare-and-set on
+     * the task state is a full fence, so the new head is visible before the poster decides whether
+     * the task's holder must run once more.
+     */
+    static void publish(RvtQp qp) {
+        SQ_HEAD.setRelease(qp, qp.sqHead + 1);
+    }
+
+    private static final byte[] NO_INLINE = new byte[0];
+    private static final ByteBuffer NO_INLINE_BUF = ByteBuffer.wrap(NO_INLINE);
 
     // the request
     long wrId;
@@ -70,37 +103,45 @@ final class Swqe {
         len = new int[n];
         lkey = new int[n];
         mr = new RvtMr[n];
-        inline = new byte[Math.max(0, maxInline)];
-        inlineBuf = ByteBuffer.wrap(inline);
+        // Most QPs take no inline data: one shared empty buffer (never written, as no request
+        // longer than maxInline is copied) keeps the ring's entries closer together.
+        inline = maxInline > 0 ? new byte[maxInline] : NO_INLINE;
+        inlineBuf = maxInline > 0 ? ByteBuffer.wrap(inline) : NO_INLINE_BUF;
     }
 
-    /** Copies the request fields (not the data) and resets progress. */
+    /**
+     * Copies the request fields (not the data) and resets progress. Fields only some requests
+     * carry are copied only for those, and read only for those: immediate data (IMM), the key to
+     * invalidate (INV, LOCAL), the atomic operands (ATOMIC), the new key and access (LOCAL); the
+     * datagram fields (remote QPN and Q_Key, P_Key index) are the poster's to copy on UD QPs.
+     */
     void copyFrom(SendWr wr, int kind, boolean signaled) {
         wrId = wr.wrId;
         wrCqe = wr.wrCqe;
         opcode = wr.opcode;
         this.kind = kind;
         sendFlags = wr.sendFlags;
-        immData = wr.immData;
-        invalidateRkey = wr.invalidateRkey;
         remoteAddr = wr.remoteAddr;
         rkey = wr.rkey;
-        compareAdd = wr.compareAdd;
-        swap = wr.swap;
-        remoteQpn = wr.remoteQpn;
-        remoteQkey = wr.remoteQkey;
-        pkeyIndex = wr.pkeyIndex;
-        key = wr.key;
-        access = wr.access;
-        numSge = wr.numSge;
+        if ((kind & (WrKinds.IMM | Opcodes.INV | Opcodes.ATOMIC | WrKinds.LOCAL)) != 0) {
+            immData = wr.immData;
+            invalidateRkey = wr.invalidateRkey;
+            compareAdd = wr.compareAdd;
+            swap = wr.swap;
+            key = wr.key;
+            access = wr.access;
+        }
+        int n = wr.numSge;
+        numSge = n;
         long total = 0;
-        for (int i = 0; i < wr.numSge; i++) {
+        for (int i = 0; i < n; i++) {
             Sge s = wr.sgList[i];
+            int l = s.length;
             addr[i] = s.addr;
-            len[i] = s.length;
+            len[i] = l;
             lkey[i] = s.lkey;
             mr[i] = null;
-            total += s.length & 0xffff_ffffL;
+            total += l & 0xffff_ffffL;
         }
         length = total;
         isInline = false;

@@ -27,7 +27,18 @@ final class WrKinds {
     private static final int[] TYPES = new int[N];
     private static final int[][] CODES = new int[N][];
 
+    /** Per {@link QpType}: its ON_* bit (0 for types nothing may be posted on). */
+    private static final int[] ON = new int[QpType.values().length];
+
     static {
+        for (QpType t : QpType.values()) {
+            switch (t) {
+                case RC: ON[t.ordinal()] = ON_RC; break;
+                case UC: ON[t.ordinal()] = ON_UC; break;
+                case UD: case GSI: case SMI: ON[t.ordinal()] = ON_UD; break;
+                default: break;
+            }
+        }
         def(WrOpcode.RDMA_WRITE, Opcodes.WRITE, ON_RC | ON_UC, Opcodes.WRITE_ONLY, Opcodes.WRITE_FIRST,
                 Opcodes.WRITE_MIDDLE, Opcodes.WRITE_LAST);
         def(WrOpcode.RDMA_WRITE_WITH_IMM, Opcodes.WRITE | IMM, ON_RC | ON_UC, Opcodes.WRITE_ONLY_IMM,
@@ -59,13 +70,7 @@ final class WrKinds {
 
     /** Whether {@code op} may be posted on a QP of {@code type}. */
     static boolean allowed(WrOpcode op, QpType type) {
-        int t = TYPES[op.ordinal()];
-        switch (type) {
-            case RC: return (t & ON_RC) != 0;
-            case UC: return (t & ON_UC) != 0;
-            case UD: case GSI: case SMI: return (t & ON_UD) != 0;
-            default: return false;
-        }
+        return (TYPES[op.ordinal()] & ON[type.ordinal()]) != 0;
     }
 
     /** The BTH operation code for a packet: {@code first} and {@code last} say where it sits in the message. */
