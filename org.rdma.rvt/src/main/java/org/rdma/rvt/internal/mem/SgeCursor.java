@@ -6,7 +6,8 @@ import java.nio.ByteBuffer;
  * A position in a scatter/gather list ({@code struct rvt_sge_state}): which element, how far into
  * it, how much is left. Copies scatter into or gather from the list piece by piece through each
  * element's already checked region; a region that was invalidated or re-keyed since the check
- * makes the copy fail before its first byte of that piece moves.
+ * makes the copy fail before its first byte of that piece moves. {@link #contiguous} answers
+ * whether a piece can be handed out in place without a cursor.
  */
 public final class SgeCursor {
     private long[] addr;
@@ -90,21 +91,33 @@ public final class SgeCursor {
     }
 
     /**
-     * Sets {@code seg} to the next {@code n} bytes if they are contiguous in one buffer, without
-     * moving; false otherwise (the caller then gathers into a bounce buffer).
+     * Sets {@code seg} to the {@code n} bytes ({@code n > 0}) at {@code offset} into a checked
+     * list if they are contiguous in one buffer, with the checks a copy makes on that piece; false
+     * otherwise (the caller then gathers through a bound cursor). Needs no cursor: the requester
+     * asks this for every packet, and binding, rewinding and skipping a cursor only to look cost
+     * more than the lookup.
      */
-    public boolean contiguous(int n, Seg seg) {
-        int saveIdx = idx;
-        long saveOff = off;
-        boolean ok = piece(n, seg) && seg.buf != null && seg.len == n;
-        idx = saveIdx;
-        off = saveOff;
-        return ok;
-    }
-
-    /** Moves forward {@code n} bytes that were handed out by {@link #contiguous}. */
-    public void consume(int n) {
-        skip(n);
+    public static boolean contiguous(long[] addr, int[] len, int[] lkey, RvtMr[] mr, int num, long offset, int n,
+            Seg seg) {
+        int i = 0;
+        long off = offset;
+        while (i < num) {
+            long l = len[i] & 0xffff_ffffL;
+            if (off < l) {
+                break;
+            }
+            off -= l;
+            i++;
+        }
+        if (i >= num) {
+            return false;
+        }
+        RvtMr r = mr[i];
+        if (r == null || r.state != RvtMr.VALID || r.key != lkey[i] || r.sig != null
+                || (len[i] & 0xffff_ffffL) - off < n) {
+            return false;
+        }
+        return r.translate(addr[i] + off, n, seg) && seg.buf != null && seg.len == n;
     }
 
     /** {@code rvt_copy_sge()}: copies {@code n} bytes from {@code src[srcIdx..]} into the list. */

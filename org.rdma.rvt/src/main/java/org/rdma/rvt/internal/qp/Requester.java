@@ -207,12 +207,22 @@ final class Requester {
             }
         }
         int mtu = mtu(w);
-        int npkts = w.has(Opcodes.ATOMIC) ? 1 : (int) Math.max(1, (w.length + mtu - 1) / mtu);
+        int npkts = w.has(Opcodes.ATOMIC) ? 1 : packets(w.length, mtu);
         w.firstPsn = psn;
         w.lastPsn = Psn.add(psn, npkts - 1);
         w.sent = 0;
         w.state = Swqe.PROCESSING;
         return true;
+    }
+
+    /**
+     * Packets (at least one) that carry {@code length} bytes. MTUs are powers of two, so a shift
+     * serves where a 64-bit division per request would cost more than the rest of the sum.
+     */
+    private static int packets(long length, int mtu) {
+        long n = (mtu & (mtu - 1)) == 0 ? (length + mtu - 1) >>> Integer.numberOfTrailingZeros(mtu)
+                : (length + mtu - 1) / mtu;
+        return (int) Math.max(1, n);
     }
 
     /** Builds and transmits the next packet of {@code w}; 0, or -EAGAIN with nothing changed. */
@@ -264,20 +274,21 @@ final class Requester {
             tx.payloadOffset = (int) w.sent;
             tx.payloadStable = qp.isRc();
         } else {
-            cursor.bind(w.addr, w.len, w.lkey, w.mr, w.numSge, w.length);
-            cursor.restart(w.length, w.sent);
-            if (cursor.contiguous(pay, qp.seg)) {
+            if (SgeCursor.contiguous(w.addr, w.len, w.lkey, w.mr, w.numSge, w.sent, pay, qp.seg)) {
                 tx.payload = qp.seg.buf;
                 tx.payloadOffset = qp.seg.index;
                 tx.payloadStable = qp.isRc();
-            } else if (cursor.gather(qp.bounce(), 0, pay, qp.seg)) {
+            } else {
+                cursor.bind(w.addr, w.len, w.lkey, w.mr, w.numSge, w.length);
+                cursor.restart(w.length, w.sent);
+                if (!cursor.gather(qp.bounce(), 0, pay, qp.seg)) {
+                    w.status = WcStatus.LOC_PROT_ERR;
+                    w.state = Swqe.ERROR;
+                    return 0;
+                }
                 tx.payload = qp.bounce();
                 tx.payloadOffset = 0;
                 tx.payloadStable = false;
-            } else {
-                w.status = WcStatus.LOC_PROT_ERR;
-                w.state = Swqe.ERROR;
-                return 0;
             }
         }
         int txPort;
@@ -305,7 +316,7 @@ final class Requester {
         }
         int advance = 1;
         if (w.has(Opcodes.READ)) {
-            advance = (int) Math.max(1, (w.length - w.sent + mtu - 1) / mtu);
+            advance = packets(w.length - w.sent, mtu);
         }
         psn = Psn.add(psn, advance);
         if (Psn.compare(psn, highPsn) > 0) {

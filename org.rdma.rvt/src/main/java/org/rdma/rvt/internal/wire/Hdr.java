@@ -1,5 +1,9 @@
 package org.rdma.rvt.internal.wire;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /**
  * Direct accessors for the transport headers in a packet's header bytes (BTH at offset 0), in the
  * manner of {@code rxe_hdr.h}: each field is read or written in place, big-endian, at the offset the
@@ -10,29 +14,32 @@ public final class Hdr {
     private Hdr() {
     }
 
+    /**
+     * Big-endian views of the header bytes: one (byte-swapping) access per field instead of one
+     * per byte, with the same bounds checks.
+     */
+    private static final VarHandle BE32 = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle BE64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
     // ---------------------------------------------------------------- raw big-endian access
     /** 32-bit big-endian read. */
     public static int get32(byte[] b, int off) {
-        return (b[off] & 0xff) << 24 | (b[off + 1] & 0xff) << 16 | (b[off + 2] & 0xff) << 8 | (b[off + 3] & 0xff);
+        return (int) BE32.get(b, off);
     }
 
     /** 32-bit big-endian write. */
     public static void put32(byte[] b, int off, int v) {
-        b[off] = (byte) (v >>> 24);
-        b[off + 1] = (byte) (v >>> 16);
-        b[off + 2] = (byte) (v >>> 8);
-        b[off + 3] = (byte) v;
+        BE32.set(b, off, v);
     }
 
     /** 64-bit big-endian read. */
     public static long get64(byte[] b, int off) {
-        return (long) get32(b, off) << 32 | (get32(b, off + 4) & 0xffff_ffffL);
+        return (long) BE64.get(b, off);
     }
 
     /** 64-bit big-endian write. */
     public static void put64(byte[] b, int off, long v) {
-        put32(b, off, (int) (v >>> 32));
-        put32(b, off + 4, (int) v);
+        BE64.set(b, off, v);
     }
 
     // ---------------------------------------------------------------- BTH
@@ -88,10 +95,7 @@ public final class Hdr {
 
     /** Writes the whole BTH. */
     public static void setBth(byte[] h, int opcode, boolean se, int pad, int pkey, int qpn, boolean ackReq, int psn) {
-        h[0] = (byte) opcode;
-        h[1] = (byte) ((se ? 0x80 : 0) | (pad & 3) << 4);
-        h[2] = (byte) (pkey >>> 8);
-        h[3] = (byte) pkey;
+        put32(h, 0, (opcode & 0xff) << 24 | ((se ? 0x80 : 0) | (pad & 3) << 4) << 16 | (pkey & 0xffff));
         put32(h, 4, qpn & 0xffffff);
         put32(h, 8, (ackReq ? 0x8000_0000 : 0) | (psn & 0xffffff));
     }
