@@ -50,30 +50,29 @@ public final class RvtCq implements ProviderCq {
      * (the CQ raises CQ_ERR and the caller moves its QP to ERR).
      */
     boolean enter(Wc wc, boolean solicited) {
-        boolean fire;
+        boolean full;
+        boolean fire = false;
+        // One hold of the monitor: full or not is decided where the completion goes in.
         synchronized (this) {
             if (destroyed) {
                 return true;
             }
-            fire = count == ring.length;
+            full = count == ring.length;
+            if (!full) {
+                ring[wrap(head + count)].copyFrom(wc);
+                count++;
+                fire = notify == CqNotifyFlags.NEXT_COMP
+                        || (notify == CqNotifyFlags.SOLICITED && (solicited || wc.status != WcStatus.SUCCESS));
+                if (fire) {
+                    notify = 0;
+                }
+            }
         }
-        if (fire) {
+        if (full) {
             Upcalls u = Upcalls.enter();
             u.event(ctx, IbEvent.cq(IbEventType.CQ_ERR, core));
             u.exit();
             return false;
-        }
-        synchronized (this) {
-            if (count == ring.length) {
-                return false;
-            }
-            ring[(head + count) % ring.length].copyFrom(wc);
-            count++;
-            fire = notify == CqNotifyFlags.NEXT_COMP
-                    || (notify == CqNotifyFlags.SOLICITED && (solicited || wc.status != WcStatus.SUCCESS));
-            if (fire) {
-                notify = 0;
-            }
         }
         if (fire) {
             Upcalls u = Upcalls.enter();
@@ -83,13 +82,18 @@ public final class RvtCq implements ProviderCq {
         return true;
     }
 
+    /** A ring index from one below twice the ring's length (a compare, not a division). */
+    private int wrap(int i) {
+        return i >= ring.length ? i - ring.length : i;
+    }
+
     @Override
     public synchronized int pollCq(int n, Wc[] wc) {
         int polled = 0;
         int max = Math.min(n, wc.length);
         while (polled < max && count > 0) {
             wc[polled++].copyFrom(ring[head]);
-            head = (head + 1) % ring.length;
+            head = wrap(head + 1);
             count--;
         }
         return polled;
