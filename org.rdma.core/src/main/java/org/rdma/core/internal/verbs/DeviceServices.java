@@ -1,6 +1,7 @@
 package org.rdma.core.internal.verbs;
 
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 import org.rdma.verbs.IbEvent;
 import org.rdma.verbs.runtime.RdmaNotifyEvent;
 
@@ -28,6 +29,15 @@ public interface DeviceServices {
      * completion workqueues on {@code wq}, events published nowhere.
      */
     static DeviceServices standalone(Executor wq) {
+        return standalone(wq, event -> {
+        });
+    }
+
+    /**
+     * The services of a device outside any registry: both completion workqueues on {@code wq},
+     * events handed to {@code events} (a harness that waits for PORT_ACTIVE, say).
+     */
+    static DeviceServices standalone(Executor wq, Consumer<IbEvent> events) {
         return new DeviceServices() {
             @Override
             public Executor compWorkqueue() {
@@ -41,6 +51,7 @@ public interface DeviceServices {
 
             @Override
             public void postEvent(IbEvent event) {
+                events.accept(event);
             }
         };
     }

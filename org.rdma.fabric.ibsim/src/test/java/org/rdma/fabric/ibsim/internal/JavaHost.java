@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -26,7 +25,6 @@ import org.rdma.mad.internal.sa.SaLayer;
 import org.rdma.mad.sa.PathRecord;
 import org.rdma.mad.sa.SaClient;
 import org.rdma.verbs.Gid;
-import org.rdma.verbs.IbEvent;
 import org.rdma.verbs.IbEventType;
 import org.rdma.verbs.LinkLayer;
 import org.rdma.verbs.PollContext;
@@ -68,24 +66,11 @@ final class JavaHost implements AutoCloseable {
         p.caSlot = name;
         p.hostname = name;
         hca = new Mlx4Device(p);
-        DeviceServices services = new DeviceServices() {
-            @Override
-            public Executor compWorkqueue() {
-                return wq;
+        DeviceServices services = DeviceServices.standalone(wq, event -> {
+            if (event.type() == IbEventType.PORT_ACTIVE) {
+                active.countDown();
             }
-
-            @Override
-            public Executor compUnboundWorkqueue() {
-                return wq;
-            }
-
-            @Override
-            public void postEvent(IbEvent event) {
-                if (event.type() == IbEventType.PORT_ACTIVE) {
-                    active.countDown();
-                }
-            }
-        };
+        });
         dev = CoreDevice.register(hca.provider(), "mlx4_0", 0, services);
         mad = new MadLayer(clock, wq, PollContext.UNBOUND_WORKQUEUE);
         sa = new SaLayer(mad, wq);
