@@ -77,6 +77,26 @@ final class QpTask {
         runAndRelease();
     }
 
+    /**
+     * With the task taken by {@link #tryAcquire()}: runs {@code part}, a share of the work the
+     * caller knows to be all there is to do, then releases the task; only when {@code part}
+     * {@linkplain #schedule() scheduled} more, or another thread marked the task meanwhile, does the
+     * whole work run before the release.
+     */
+    void runAcquired(Runnable part) {
+        try {
+            again = false;
+            part.run();
+        } catch (Throwable t) {
+            again = false;
+            state = 0;
+            throw t;
+        }
+        if (again || !release()) {
+            runAndRelease();
+        }
+    }
+
     /** With the task held: runs the work until nobody asks for more, then releases the task. */
     private void runAndRelease() {
         try {

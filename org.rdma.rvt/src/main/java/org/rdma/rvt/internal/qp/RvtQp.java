@@ -115,6 +115,8 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
     final PacketQueue compQ = new PacketQueue();
     final PacketQueue respQ = new PacketQueue();
     final QpTask task;
+    /** {@link #respond()}, made once. */
+    private final Runnable respond;
 
     // shared by the machines (one runs at a time)
     final RvtPacket tx = new RvtPacket();
@@ -175,6 +177,7 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
         this.resp = new Responder(this, Math.max(1, dev.attr.maxQpRdAtom), Math.max(1, init.cap.maxRecvSge),
                 srq != null ? srq.rq.maxSge() : 0);
         this.task = new QpTask(this::process);
+        this.respond = this::respond;
         this.timerFired = task::run;
         this.retransTimerFired = () -> {
             retransFired = true;
@@ -267,6 +270,21 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
         checkSqDrained();
     }
 
+    /**
+     * The task's work for a request delivered while the task was free: the responder alone. The
+     * completer and the requester had nothing to do before the request came (the task was free,
+     * and whoever gave them work ran it), and the responder gives them none but through
+     * {@link #error}, which schedules the whole work (see {@link #process()}).
+     */
+    private void respond() {
+        if (destroyed) {
+            process();
+            return;
+        }
+        resp.run();
+        respQ.keepInline(!isRc());
+    }
+
     /** Hands a received packet to the completer ({@code response}) or the responder. */
     void deliver(RvtPacket pkt, boolean response) {
         PacketQueue q = response ? compQ : respQ;
@@ -277,7 +295,11 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
                 if (!q.offerInline(pkt)) {
                     q.add(pkt, copy);
                 }
-                task.runAcquired();
+                if (response) {
+                    task.runAcquired();
+                } else {
+                    task.runAcquired(respond);
+                }
             } else {
                 q.add(pkt, copy);
                 task.run();
