@@ -417,7 +417,7 @@ final class Completer {
             ok = false;
         }
         if (ok) {
-            qp.dev.count(RvtCounter.RDMA_SENDS);
+            qp.count(RvtCounter.RDMA_SENDS);
             progress();
         }
     }

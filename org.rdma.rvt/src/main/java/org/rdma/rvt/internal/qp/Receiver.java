@@ -53,7 +53,6 @@ public final class Receiver {
             drop();
             return;
         }
-        dev.count(RvtCounter.RCVD_PKTS);
         qp.deliver(pkt, (mask & Opcodes.ACK) != 0);
     }
 
@@ -71,7 +70,6 @@ public final class Receiver {
         for (int i = 0; i < qps.length; i++) {
             RvtQp qp = qps[i];
             if (accept(qp, port, pkt)) {
-                dev.count(RvtCounter.RCVD_PKTS);
                 qp.deliver(pkt, false);
             } else {
                 drop();

@@ -635,7 +635,7 @@ final class Responder {
             fillUd(wc);
         }
         wqeValid = false;
-        qp.dev.count(RvtCounter.RDMA_RECVS);
+        qp.count(RvtCounter.RDMA_RECVS);
         if (!qp.rcq.enter(wc, Hdr.bthSe(pkt.hdr))) {
             return State.ERR_CQ_OVERFLOW;
         }

@@ -25,7 +25,12 @@ public final class RvtContext {
     final QpTable qps;
     final McastTable mcast;
     final Object atomicLock = new Object();
-    private final AtomicLongArray counters = new AtomicLongArray(RvtCounter.values().length);
+    /** Number of {@link RvtCounter}s. */
+    static final int COUNTERS = RvtCounter.values().length;
+    /** The counts made outside a QP's task. */
+    private final AtomicLongArray counters = new AtomicLongArray(COUNTERS);
+    /** The counts of destroyed QPs; guarded by itself, as is the set of QPs a read sums over. */
+    private final long[] retired = new long[COUNTERS];
     private final PortCache[] ports;
     volatile DeviceContext ctx;
 
@@ -150,8 +155,27 @@ public final class RvtContext {
         counters.incrementAndGet(c.ordinal());
     }
 
-    /** A counter's value. */
+    /** A counter's value: the device's own counts, every live QP's and the destroyed QPs'. */
     public long counter(RvtCounter c) {
-        return counters.get(c.ordinal());
+        int i = c.ordinal();
+        long[] sum = new long[1];
+        synchronized (retired) {
+            sum[0] = counters.get(i) + retired[i];
+            qps.forEach(qp -> sum[0] += qp.countOf(i));
+        }
+        return sum[0];
+    }
+
+    /**
+     * Takes a destroyed QP (its task held, so it counts no more) out of the QP table and keeps its
+     * counts, in one step for readers: each count is summed exactly once.
+     */
+    void retire(RvtQp qp) {
+        synchronized (retired) {
+            for (int i = 0; i < COUNTERS; i++) {
+                retired[i] += qp.countOf(i);
+            }
+            qps.remove(qp, qp.qpn);
+        }
     }
 }

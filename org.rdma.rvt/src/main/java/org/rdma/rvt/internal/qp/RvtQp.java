@@ -1,5 +1,7 @@
 package org.rdma.rvt.internal.qp;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import org.rdma.rvt.RvtCounter;
@@ -115,6 +117,15 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
     final PacketQueue compQ = new PacketQueue();
     final PacketQueue respQ = new PacketQueue();
     final QpTask task;
+    private static final VarHandle COUNTS = MethodHandles.arrayElementVarHandle(long[].class);
+    /**
+     * The counters this QP's datapath moves, by {@link RvtCounter} ordinal; the device's are these
+     * summed over its QPs plus its own ({@link RvtContext#counter}). Only the task's holder writes
+     * them (holders follow one another through the task's acquire and release), so a count is a
+     * plain increment where a device-wide one is an atomic instruction per packet; the opaque
+     * accesses let a reader on another thread see whole values.
+     */
+    private final long[] counts = new long[RvtContext.COUNTERS];
     /** {@link #respond()}, made once. */
     private final Runnable respond;
 
@@ -292,6 +303,7 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
         Upcalls u = Upcalls.enter();
         try {
             if (task.tryAcquire()) {
+                count(RvtCounter.RCVD_PKTS);
                 if (!q.offerInline(pkt)) {
                     q.add(pkt, copy);
                 }
@@ -301,6 +313,7 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
                     task.runAcquired(respond);
                 }
             } else {
+                dev.count(RvtCounter.RCVD_PKTS);
                 q.add(pkt, copy);
                 task.run();
             }
@@ -835,6 +848,17 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
         return p == 0 ? 0xffff : p;
     }
 
+    /** With the task held: adds one to this QP's counter {@code c}. */
+    void count(RvtCounter c) {
+        int i = c.ordinal();
+        COUNTS.setOpaque(counts, i, (long) COUNTS.getOpaque(counts, i) + 1);
+    }
+
+    /** This QP's share of counter {@code i} (any thread). */
+    long countOf(int i) {
+        return (long) COUNTS.getOpaque(counts, i);
+    }
+
     /** Hands {@link #tx} to the driver; returns the driver's answer. */
     int transmit(int txPort, AhAttr dest) {
         RvtPacket p = tx;
@@ -848,7 +872,7 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
             ret = -Errno.EIO.value;
         }
         if (ret == 0) {
-            dev.count(RvtCounter.SENT_PKTS);
+            count(RvtCounter.SENT_PKTS);
         } else {
             dev.count(RvtCounter.SEND_ERR);
         }
@@ -917,7 +941,7 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
             destroyed = true;
             stopTimers();
             dev.mcast.detachAll(this);
-            dev.qps.remove(this, qpn);
+            dev.retire(this);
             compQ.clear();
             respQ.clear();
             AhAttr.destroy(av);
