@@ -132,21 +132,15 @@ final class IbLink implements LinkIo {
         } else if (dqp == 1 && port.pma.handle(p, bth)) {
             return;
         }
-        RxPool.Slot slot = rx.take(p);
+        RxPool.Slot slot = rx.take(p, bth, hdrLen, port.num);
         RvtPacket r = slot.pkt;
-        System.arraycopy(p.header, bth, r.hdr, 0, hdrLen);
-        r.hdrLen = hdrLen;
-        r.padCount = p.padCount;
-        r.payload = p.payload;
-        r.payloadOffset = p.payloadOffset;
-        r.payloadLength = p.payloadLength;
         r.payloadStable = p.ownsPayload() && p.payloadLength > 0;
-        r.port = port.num;
         r.slid = p.slid();
         r.dlid = dlid;
         r.sl = p.sl();
         r.vl15 = vl15;
         r.networkHdrType = 0;
+        r.vlanId = -1;
         if (lnh == Lrh.LNH_IBA_GLOBAL) {
             r.hasGrh = true;
             System.arraycopy(p.header, LRH, r.grh, 0, GRH);
@@ -154,6 +148,13 @@ final class IbLink implements LinkIo {
             r.sgidLo = MadFrames.get64(p.header, LRH + 16);
             r.dgidHi = MadFrames.get64(p.header, LRH + 24);
             r.dgidLo = MadFrames.get64(p.header, LRH + 32);
+        } else {
+            // the descriptor may still hold the previous packet's GRH (RxPool.take does not clear)
+            r.hasGrh = false;
+            r.sgidHi = 0;
+            r.sgidLo = 0;
+            r.dgidHi = 0;
+            r.dgidLo = 0;
         }
         try {
             dev.rvt.receive(port.num, r);

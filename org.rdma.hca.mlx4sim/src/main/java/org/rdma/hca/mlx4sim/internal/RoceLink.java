@@ -192,16 +192,13 @@ final class RoceLink implements LinkIo {
             dev.rxDropped.incrementAndGet();
             return;
         }
-        RxPool.Slot slot = rx.take(p);
+        RxPool.Slot slot = rx.take(p, bth, hdrLen, port.num);
         RvtPacket r = slot.pkt;
-        System.arraycopy(h, bth, r.hdr, 0, hdrLen);
-        r.hdrLen = hdrLen;
-        r.padCount = p.padCount;
-        r.payload = p.payload;
-        r.payloadOffset = p.payloadOffset;
-        r.payloadLength = p.payloadLength;
         r.payloadStable = false;
-        r.port = port.num;
+        // no LRH on RoCE; set anyway, the descriptor is not cleared between packets (RxPool.take)
+        r.slid = 0;
+        r.dlid = 0;
+        r.vl15 = false;
         r.sl = tci >= 0 ? tci >>> 13 : 0;
         r.hasGrh = true;
         if (v4) {
