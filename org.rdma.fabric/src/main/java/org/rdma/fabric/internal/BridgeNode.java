@@ -108,7 +108,7 @@ final class BridgeNode extends NodeImpl implements EthernetSegment {
     // ------------------------------------------------------------------ datapath
 
     @Override
-    void receive(PortImpl in, Packet p) {
+    void receive(PortImpl in, Packet p, int bytes, boolean mc) {
         CaptureImpl c = capture;
         if (c != null) {
             c.record(0, p);
@@ -128,7 +128,7 @@ final class BridgeNode extends NodeImpl implements EthernetSegment {
                 if (out == in.portNum) {
                     p.release();
                 } else {
-                    ports[out].send(p);
+                    ports[out].send(p, bytes, mc);
                 }
                 return;
             }

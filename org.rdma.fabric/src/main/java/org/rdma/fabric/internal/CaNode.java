@@ -16,7 +16,7 @@ final class CaNode extends NodeImpl {
     }
 
     @Override
-    void receive(PortImpl in, Packet p) {
+    void receive(PortImpl in, Packet p, int bytes, boolean mc) {
         in.deliverToSink(p);
     }
 

@@ -117,6 +117,7 @@ public final class FabricImpl implements Fabric {
                 sw.ports = ps;
                 ps[0].lid = n.lid();
                 ps[0].lmc = n.lmc();
+                sw.lidChanged(ps[0]);
                 node = sw;
                 break;
             }
@@ -652,6 +653,7 @@ public final class FabricImpl implements Fabric {
             if (port.lid != lid || port.lmc != lmc) {
                 port.lid = lid;
                 port.lmc = lmc;
+                port.node.lidChanged(port);
                 event = new PortEvent(port, PortEvent.Type.LID_CHANGE, port.physState, port.portState, port.portState);
             }
         }

@@ -221,12 +221,14 @@ final class LinkImpl implements FabricLink {
 
     /**
      * A packet {@code from} transmitted (and counted in its PortXmitPkts) enters the cable.
-     * Consumes the reference.
+     * Consumes the reference. {@code bytes} and {@code mc} are what {@code from} counted: the
+     * fast path hands them on to the receiver; a delivery through faults or the capture tap
+     * happens later, through {@link PortImpl#ingress(Packet)}, which decodes them again.
      */
-    void carry(PortImpl from, Packet p) {
+    void carry(PortImpl from, Packet p, int bytes, boolean mc) {
         Direction d = from == a ? ab : ba;
         if (d.fast) {
-            d.to.ingress(p);
+            d.to.ingress(p, bytes, mc);
             return;
         }
         carryWithFaults(d, p);

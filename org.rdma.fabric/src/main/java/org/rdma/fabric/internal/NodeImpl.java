@@ -42,12 +42,18 @@ abstract class NodeImpl implements FabricNode {
 
     /**
      * What the node does with a packet one of its ports received (after the port's checks).
-     * Consumes the reference.
+     * Consumes the reference. {@code bytes} and {@code mc} are its data bytes and multicast kind
+     * as {@code in} counted them, for a node that sends the packet on without changing either
+     * ({@link PortImpl#send(Packet, int, boolean)}).
      */
-    abstract void receive(PortImpl in, Packet p);
+    abstract void receive(PortImpl in, Packet p, int bytes, boolean mc);
 
     /** Called under the fabric lock when a port's PortState changed. */
     void portStateChanged(PortImpl port) {
+    }
+
+    /** Called under the fabric lock after a port's LID or LMC changed. */
+    void lidChanged(PortImpl port) {
     }
 
     /** @return port 0 (switches only) */

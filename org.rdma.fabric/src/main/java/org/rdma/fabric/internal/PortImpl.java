@@ -224,14 +224,23 @@ class PortImpl implements FabricPort {
      * the link is down or the port state forbids it. Consumes the caller's reference.
      */
     final void send(Packet p) {
+        send(p, dataBytes(p), isMulticast(p));
+    }
+
+    /**
+     * {@link #send(Packet)} of a packet whose {@linkplain #dataBytes data bytes} and multicast
+     * kind are known. The ports on its way count the same packet: they are decoded once, when it
+     * enters the fabric or a node that changes it, and travel with it.
+     */
+    final void send(Packet p, int bytes, boolean mc) {
         LinkImpl l = link;
         if (l == null || !l.up || !mayTransmit(p)) {
             counters.inc(Counters.XMIT_DISCARDS);
             p.release();
             return;
         }
-        countTraffic(p, dataBytes(p), Counters.XMIT_PKTS, Counters.XMIT_DATA, Counters.MULTICAST_XMIT_PKTS);
-        l.carry(this, p);
+        counters.packet(Counters.XMIT_PKTS, Counters.XMIT_DATA, bytes >>> 2, Counters.MULTICAST_XMIT_PKTS, mc);
+        l.carry(this, p, bytes, mc);
     }
 
     /** IBTA 7.2: only SMPs (VL15) leave a port in Init or Armed; data packets need Active. */
@@ -239,10 +248,10 @@ class PortImpl implements FabricPort {
         if (linkLayer == LinkLayer.ETHERNET) {
             return true;
         }
+        PortState s = portState;
         if (p.headerLength < 8) {
             return false;
         }
-        PortState s = portState;
         return p.vl() == Packet.VL15 ? s != PortState.DOWN : s == PortState.ACTIVE;
     }
 
@@ -251,19 +260,13 @@ class PortImpl implements FabricPort {
         return p.headerLength + p.payloadLength + p.padCount + (p.hasIcrc() ? Icrc.ICRC_BYTES : 0);
     }
 
-    /**
-     * Packets, data words and multicast packets of a packet of {@code bytes} {@linkplain
-     * #dataBytes data bytes} (unicast is derived: {@link Counters#get}).
-     */
-    private void countTraffic(Packet p, int bytes, int pkts, int data, int multicast) {
-        boolean mc;
+    /** Whether the packet counts in PortMulticastXmitPkts/RcvPkts. */
+    private boolean isMulticast(Packet p) {
         if (linkLayer == LinkLayer.INFINIBAND) {
             int dlid = p.dlid();
-            mc = dlid >= Packet.MULTICAST_LID_BASE && dlid != Packet.LID_PERMISSIVE;
-        } else {
-            mc = (p.header[0] & 1) != 0;
+            return dlid >= Packet.MULTICAST_LID_BASE && dlid != Packet.LID_PERMISSIVE;
         }
-        counters.packet(pkts, data, bytes >>> 2, multicast, mc);
+        return (p.header[0] & 1) != 0;
     }
 
     /**
@@ -271,6 +274,11 @@ class PortImpl implements FabricPort {
      * version, length, VL, port state) and hands it to the node. Consumes the reference.
      */
     final void ingress(Packet p) {
+        ingress(p, dataBytes(p), isMulticast(p));
+    }
+
+    /** {@link #ingress(Packet)} of a packet whose {@linkplain #dataBytes data bytes} and multicast kind are known. */
+    final void ingress(Packet p, int bytes, boolean mc) {
         if (p.isMaterialized()) {
             if (!p.verifyCrcs()) {
                 counters.inc(Counters.RCV_ERRORS);
@@ -279,15 +287,16 @@ class PortImpl implements FabricPort {
             }
             p.clearMaterialized();
         }
-        int bytes = dataBytes(p);
-        countTraffic(p, bytes, Counters.RCV_PKTS, Counters.RCV_DATA, Counters.MULTICAST_RCV_PKTS);
+        counters.packet(Counters.RCV_PKTS, Counters.RCV_DATA, bytes >>> 2, Counters.MULTICAST_RCV_PKTS, mc);
         if (linkLayer == LinkLayer.INFINIBAND) {
-            if (!wellFormed(p, bytes)) {
+            // The port's state first: reading a volatile field after a header byte would make
+            // the compiler read that byte again for each later check.
+            PortState s = portState;
+            if (!wellFormed(p, bytes, operationalVls)) {
                 counters.inc(Counters.RCV_ERRORS);
                 p.release();
                 return;
             }
-            PortState s = portState;
             if (p.vl() == Packet.VL15) {
                 if (s == PortState.DOWN) {
                     counters.inc(Counters.VL15_DROPPED);
@@ -304,14 +313,14 @@ class PortImpl implements FabricPort {
             p.release();
             return;
         }
-        node.receive(this, p);
+        node.receive(this, p, bytes, mc);
     }
 
     /**
      * IBTA 7.9 link-level checks: LVer 0, LRH:PktLen matches the {@linkplain #dataBytes data
-     * bytes}, VL within OperationalVLs (or VL15).
+     * bytes}, VL within OperationalVLs ({@code vls} data VLs, or VL15).
      */
-    private boolean wellFormed(Packet p, int len) {
+    private static boolean wellFormed(Packet p, int len, int vls) {
         if (p.headerLength < 8 || p.lver() != 0) {
             return false;
         }
@@ -319,7 +328,7 @@ class PortImpl implements FabricPort {
             return false;
         }
         int vl = p.vl();
-        return vl == Packet.VL15 || vl < operationalVls;
+        return vl == Packet.VL15 || vl < vls;
     }
 
     /** Hands a packet that reached its destination port to the sink; releases it afterwards. */

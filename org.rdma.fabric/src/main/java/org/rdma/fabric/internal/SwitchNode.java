@@ -58,8 +58,15 @@ final class SwitchNode extends NodeImpl implements FabricSwitch {
     private final byte[] lft = new byte[LINEAR_FDB_CAP];
     private final AtomicReferenceArray<long[]> mft = new AtomicReferenceArray<>(MCAST_FDB_CAP);
     private final AtomicReferenceArray<byte[]> sl2vl;
+    /** Whether any SLtoVLMappingTable row was written: until then every row is the default. */
+    private volatile boolean sl2vlWritten;
     private final int stride;
     private final boolean enhancedPort0;
+    /**
+     * Port 0's LID and LMC packed into one word ({@link #packLids}), so the datapath reads a
+     * consistent pair with one load instead of walking to port 0 for two fields.
+     */
+    private volatile int ownLids;
     volatile int linearFdbTop;
     final SwitchSma sma;
 
@@ -76,9 +83,11 @@ final class SwitchNode extends NodeImpl implements FabricSwitch {
     // ------------------------------------------------------------------ datapath
 
     @Override
-    void receive(PortImpl in, Packet p) {
+    void receive(PortImpl in, Packet p, int bytes, boolean mc) {
         int dlid = p.dlid();
-        if (p.vl() == Packet.VL15) {
+        int vl = p.vl();
+        int sl = p.sl();
+        if (vl == Packet.VL15) {
             if (dlid == Packet.LID_PERMISSIVE || isOwnLid(dlid)) {
                 sma.receive(in, p);
                 return;
@@ -89,12 +98,12 @@ final class SwitchNode extends NodeImpl implements FabricSwitch {
             } else if (out == 0) {
                 sma.receive(in, p);
             } else {
-                sendCounted(portImplUnchecked(out), p);
+                sendCounted(portImplUnchecked(out), p, bytes, mc);
             }
             return;
         }
         if (dlid >= Packet.MULTICAST_LID_BASE && dlid != Packet.LID_PERMISSIVE) {
-            multicast(in, p, dlid);
+            multicast(in, p, dlid, bytes, vl, sl);
             return;
         }
         if (dlid == 0 || isOwnLid(dlid)) {
@@ -110,12 +119,17 @@ final class SwitchNode extends NodeImpl implements FabricSwitch {
             toManagementPort(in, p);
             return;
         }
-        forwardData(in, portImplUnchecked(out), p);
+        forwardData(in, portImplUnchecked(out), p, bytes, mc, vl, sl);
     }
 
-    private void forwardData(PortImpl in, PortImpl out, Packet p) {
-        int vl = slToVlOrDefault(in.portNum, out, p.sl());
-        if (vl == Packet.VL15 || vl >= out.operationalVls) {
+    /**
+     * Sends a data packet on. Its data bytes, multicast kind, VL and SL come decoded: the headers
+     * are read once per switch, and the switch rewrites only the VL.
+     */
+    private void forwardData(PortImpl in, PortImpl out, Packet p, int bytes, boolean mc, int inVl, int sl) {
+        int vls = out.operationalVls;
+        int vl = slToVlOrDefault(in.portNum, out.portNum, vls, sl);
+        if (vl == Packet.VL15 || vl >= vls) {
             relayError(in, p);                       // "VL mapping"
             return;
         }
@@ -124,23 +138,23 @@ final class SwitchNode extends NodeImpl implements FabricSwitch {
             p.release();
             return;
         }
-        if (vl != p.vl()) {
+        if (vl != inVl) {
             p.setVl(vl);
         }
-        sendCounted(out, p);
+        sendCounted(out, p, bytes, mc);
     }
 
     /** The output stage: drops a packet past {@link #MAX_HOPS} switches (PortXmitDiscards: lifetime limit). */
-    private static void sendCounted(PortImpl out, Packet p) {
+    private static void sendCounted(PortImpl out, Packet p, int bytes, boolean mc) {
         if (p.addHop() > MAX_HOPS) {
             out.counters.inc(Counters.XMIT_DISCARDS);
             p.release();
             return;
         }
-        out.send(p);
+        out.send(p, bytes, mc);
     }
 
-    private void multicast(PortImpl in, Packet p, int mlid) {
+    private void multicast(PortImpl in, Packet p, int mlid, int bytes, int vl, int sl) {
         int index = mlid - Packet.MULTICAST_LID_BASE;
         long[] mask = index < MCAST_FDB_CAP ? mft.get(index) : null;
         if (mask == null) {
@@ -171,10 +185,10 @@ final class SwitchNode extends NodeImpl implements FabricSwitch {
                     continue;
                 }
                 PortImpl out = ps[port];
-                forwardData(in, out, out.pool.alloc().copyFrom(p));
+                forwardData(in, out, out.pool.alloc().copyFrom(p), bytes, true, vl, sl);
             }
         }
-        forwardData(in, ps[last], p);
+        forwardData(in, ps[last], p, bytes, true, vl, sl);
     }
 
     /** Data packets for the switch itself (port 0): its GSI agents, reached through the SMA class dispatch. */
@@ -206,19 +220,31 @@ final class SwitchNode extends NodeImpl implements FabricSwitch {
     }
 
     boolean isOwnLid(int dlid) {
-        PortImpl p0 = ports[0];
-        int lid = p0.lid;
-        return lid != 0 && dlid >= lid && dlid < lid + (1 << p0.lmc);
+        int own = ownLids;
+        int lid = own & 0xFFFF;
+        return lid != 0 && dlid >= lid && dlid < lid + (1 << (own >>> 16));
+    }
+
+    private static int packLids(int lid, int lmc) {
+        return lmc << 16 | lid;
+    }
+
+    @Override
+    void lidChanged(PortImpl port) {
+        if (port.portNum == 0) {
+            ownLids = packLids(port.lid, port.lmc);
+        }
     }
 
     PortImpl portImplUnchecked(int portNum) {
         return ports[portNum];
     }
 
-    private int slToVlOrDefault(int in, PortImpl out, int sl) {
-        byte[] row = sl2vl.get(in * stride + out.portNum);
+    /** SLtoVLMappingTable[in][out][sl], or the default for an output port with {@code vls} data VLs. */
+    private int slToVlOrDefault(int in, int out, int vls, int sl) {
+        byte[] row = sl2vlWritten ? sl2vl.get(in * stride + out) : null;
         if (row == null) {
-            return sl % out.operationalVls;
+            return sl < vls ? sl : sl % vls;     // no division for the SLs that map to themselves
         }
         return row[sl];
     }
@@ -344,6 +370,7 @@ final class SwitchNode extends NodeImpl implements FabricSwitch {
             byte[] row = slToVlRow(inPort, outPort);
             row[sl] = (byte) vl;
             sl2vl.set(inPort * stride + outPort, row);
+            sl2vlWritten = true;
         }
     }
 
@@ -363,6 +390,7 @@ final class SwitchNode extends NodeImpl implements FabricSwitch {
 
     void setSlToVlRow(int inPort, int outPort, byte[] row) {
         sl2vl.set(inPort * stride + outPort, row.clone());
+        sl2vlWritten = true;
     }
 
     private void checkPorts(int inPort, int outPort) {
