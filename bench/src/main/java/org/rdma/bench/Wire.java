@@ -2,6 +2,7 @@ package org.rdma.bench;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.rdma.core.internal.verbs.CoreDevice;
@@ -72,6 +73,8 @@ final class Wire implements HcaPair {
         End peer;
         private final ArrayDeque<Desc> free = new ArrayDeque<>();
         private final AtomicReference<Desc> spare = new AtomicReference<>();
+        private final Desc fast = new Desc(this);
+        private final AtomicBoolean fastBusy = new AtomicBoolean();
 
         End(int lid, long guid) {
             this.lid = lid;
@@ -134,18 +137,24 @@ final class Wire implements HcaPair {
         }
 
         /**
-         * A free descriptor. Like mlx4sim's receive pool, the one most recently freed waits in a
-         * slot taken with one atomic exchange, so the harness costs what a driver's descriptors
-         * cost and not a monitor round trip per packet; the others wait in a list.
+         * A free descriptor, taken as mlx4sim's receive pool takes one, so the harness costs what
+         * a driver's descriptors cost: the end's own descriptor with one compare-and-set when it
+         * is free (it is given back with a release store), else the one most recently freed with
+         * one atomic exchange, else one from the list.
          */
         private Desc take() {
-            Desc d = spare.getAndSet(null);
-            if (d == null) {
-                synchronized (this) {
-                    d = free.pollFirst();
-                }
+            Desc d;
+            if (fastBusy.compareAndSet(false, true)) {
+                d = fast;
+            } else {
+                d = spare.getAndSet(null);
                 if (d == null) {
-                    d = new Desc(this);
+                    synchronized (this) {
+                        d = free.pollFirst();
+                    }
+                    if (d == null) {
+                        d = new Desc(this);
+                    }
                 }
             }
             d.refs.set(1);
@@ -153,7 +162,9 @@ final class Wire implements HcaPair {
         }
 
         private void put(Desc d) {
-            if (!spare.compareAndSet(null, d)) {
+            if (d == fast) {
+                fastBusy.setRelease(false);
+            } else if (!spare.compareAndSet(null, d)) {
                 synchronized (this) {
                     free.addFirst(d);
                 }
@@ -179,7 +190,9 @@ final class Wire implements HcaPair {
 
         @Override
         public void release(RvtPacket p) {
-            if (refs.decrementAndGet() > 0) {
+            // A count of 1 is the only holder's: the transport retains only while the driver
+            // holds the descriptor, so nobody can retain or release concurrently.
+            if (refs.get() != 1 && refs.decrementAndGet() > 0) {
                 return;
             }
             pkt.clear();
