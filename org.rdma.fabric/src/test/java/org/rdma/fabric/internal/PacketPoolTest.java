@@ -1,7 +1,9 @@
 package org.rdma.fabric.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -9,6 +11,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.rdma.fabric.Packet;
@@ -50,7 +53,7 @@ class PacketPoolTest {
         Packet p = pool.alloc();
         Thread t = new Thread(p::release);
         t.start();
-        t.join();
+        join(t);
         Packet q = pool.alloc();
         assertSame(p, q);
         // The slot stays bound to q: released here, it is handed out again without the shared slot.
@@ -91,11 +94,11 @@ class PacketPoolTest {
             ts.add(t);
             t.start();
         }
-        holding.await();
+        assertTrue(holding.await(60, TimeUnit.SECONDS), "every thread holds its packet within 60 s");
         assertEquals(threads, held.size(), "each thread holds a packet of its own");
         done.countDown();
         for (Thread t : ts) {
-            t.join();
+            join(t);
         }
         if (failure.get() != null) {
             throw new AssertionError(failure.get());
@@ -108,7 +111,7 @@ class PacketPoolTest {
         for (int i = 0; i < PacketPool.MAX_SLOTS; i++) {
             Thread t = new Thread(() -> pool.alloc().release());
             t.start();
-            t.join();
+            join(t);
         }
         AtomicReference<Packet> bound = new AtomicReference<>();
         AtomicReference<Packet> next = new AtomicReference<>();
@@ -121,9 +124,15 @@ class PacketPoolTest {
             next.set(pool.alloc());
         });
         t.start();
-        t.join();
+        join(t);
         assertSame(bound.get(), next.get(), "the new thread got a slot of its own");
         assertEquals(1, next.get().refCount());
+    }
+
+    /** Waits a bounded time for {@code t}, failing the test if it is still running. */
+    private static void join(Thread t) throws InterruptedException {
+        t.join(TimeUnit.SECONDS.toMillis(60));
+        assertFalse(t.isAlive(), t.getName() + " did not finish within 60 s");
     }
 
     private static Set<Packet> identities(List<Packet> ps) {
