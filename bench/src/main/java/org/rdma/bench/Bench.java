@@ -23,8 +23,9 @@ final class Bench {
 
     /**
      * The run defaults of every benchmark main (3 warm-up iterations of 2 s, 5 measured ones of
-     * {@code measureSeconds}, one fork), for whatever the command line leaves open; the command
-     * line's own options are the parent, so they win.
+     * {@code measureSeconds}), for whatever the command line leaves open; the command line's own
+     * options are the parent, so they win. The number of forks is each benchmark's {@code @Fork}:
+     * one, except the whole datapath's, whose compiled shape differs from one JVM to the next.
      */
     static OptionsBuilder defaults(CommandLineOptions cli, int measureSeconds) {
         OptionsBuilder b = new OptionsBuilder();
@@ -33,9 +34,6 @@ final class Bench {
         }
         if (!cli.getMeasurementIterations().hasValue()) {
             b.measurementIterations(5);
-        }
-        if (!cli.getForkCount().hasValue()) {
-            b.forks(1);
         }
         if (!cli.getWarmupTime().hasValue()) {
             b.warmupTime(TimeValue.seconds(2));

@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
@@ -45,6 +46,7 @@ import org.rdma.verbs.QpType;
  * layer's work on the benchmark thread. {@link #main} runs it and prints the figure against the
  * target ({@value #TARGET} connections/s).
  */
+@Fork(1)
 public class CmConnectBench {
     /** Connections set up per invocation (a busy server's burst; QP1's receive queue holds them). */
     static final int BATCH = 64;

@@ -3,6 +3,7 @@ package org.rdma.bench;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
@@ -31,6 +32,7 @@ import org.rdma.verbs.wire.MadHdr;
  * fabric (10 switches in a ring, 90 HCAs) by the subnet manager. Work runs on the test kit's
  * queue ({@link SmNet#settle()}) on the benchmark thread: one thread, no sleeping.
  */
+@Fork(1)
 public class ManagementBench {
     /** Queries in flight per invocation: what a busy SA client has outstanding. */
     static final int BATCH = 64;

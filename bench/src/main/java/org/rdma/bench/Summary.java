@@ -3,6 +3,7 @@ package org.rdma.bench;
 import java.util.Collection;
 import java.util.Locale;
 import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
@@ -145,14 +146,27 @@ public final class Summary {
         return r == null ? Double.NaN : r.getPrimaryResult().getScore();
     }
 
-    /** The lowest and highest measurement iteration of {@code name}, times {@code scale}. */
+    /**
+     * Each fork's score when there were several (the whole path settles into one of two speeds per
+     * JVM, so their spread says more than the mean), then the lowest and highest measurement
+     * iteration of {@code name}; all times {@code scale}.
+     */
     private static String range(Collection<RunResult> results, String name, double scale, String unit) {
         RunResult r = find(results, name);
         if (r == null || r.getPrimaryResult().getStatistics().getN() < 2) {
             return "";
         }
+        StringBuilder forks = new StringBuilder();
+        if (r.getBenchmarkResults().size() > 1) {
+            for (BenchmarkResult fork : r.getBenchmarkResults()) {
+                forks.append(forks.length() == 0 ? "forks " : " / ")
+                        .append(String.format(Locale.ROOT, "%.2f", fork.getPrimaryResult().getScore() * scale));
+            }
+            forks.append(unit).append(", ");
+        }
         Statistics st = r.getPrimaryResult().getStatistics();
-        return String.format(Locale.ROOT, "  (iterations %.2f-%.2f%s)", st.getMin() * scale, st.getMax() * scale, unit);
+        return String.format(Locale.ROOT, "  (%siterations %.2f-%.2f%s)", forks, st.getMin() * scale, st.getMax() * scale,
+                unit);
     }
 
     private static double secondary(Collection<RunResult> results, String name, String label) {
