@@ -71,7 +71,7 @@ public class DatapathBench {
 
         @Setup(Level.Trial)
         public void setUp() {
-            writer = new Writer(new Subnet(), BIG, DEPTH, SIGNAL_EVERY, 1);
+            writer = Workload.writer("write64k");
         }
 
         @TearDown(Level.Trial)
@@ -87,7 +87,7 @@ public class DatapathBench {
 
         @Setup(Level.Trial)
         public void setUp() {
-            writer = new Writer(new Subnet(), 8, DEPTH, SIGNAL_EVERY, 1);
+            writer = Workload.writer("write8");
         }
 
         @TearDown(Level.Trial)
@@ -103,7 +103,7 @@ public class DatapathBench {
 
         @Setup(Level.Trial)
         public void setUp() {
-            writer = new Writer(new Subnet(), 8, DEPTH, SIGNAL_EVERY, POST_LIST);
+            writer = Workload.writer("write8list");
         }
 
         @TearDown(Level.Trial)

@@ -111,7 +111,7 @@ public class LayerBench {
 
         @Setup(Level.Trial)
         public void setUp() {
-            writer = new Writer(new Wire(), 8, DatapathBench.DEPTH, DatapathBench.SIGNAL_EVERY, DatapathBench.POST_LIST);
+            writer = Workload.writer("transport8list");
         }
 
         @TearDown(Level.Trial)
@@ -127,7 +127,7 @@ public class LayerBench {
 
         @Setup(Level.Trial)
         public void setUp() {
-            writer = new Writer(new Wire(), DatapathBench.BIG, DatapathBench.DEPTH, DatapathBench.SIGNAL_EVERY, 1);
+            writer = Workload.writer("transport64k");
         }
 
         @TearDown(Level.Trial)

@@ -26,38 +26,40 @@ public final class Workload implements AutoCloseable {
      * @param name the workload
      */
     public Workload(String name) {
-        int per = 1;
-        switch (name) {
-            case "copy64k":
-                writer = null;
-                break;
-            case "write64k":
-                writer = new Writer(new Subnet(), DatapathBench.BIG, DatapathBench.DEPTH, DatapathBench.SIGNAL_EVERY, 1);
-                break;
-            case "write8":
-                writer = new Writer(new Subnet(), 8, DatapathBench.DEPTH, DatapathBench.SIGNAL_EVERY, 1);
-                break;
-            case "write8list":
-                writer = new Writer(new Subnet(), 8, DatapathBench.DEPTH, DatapathBench.SIGNAL_EVERY, DatapathBench.POST_LIST);
-                per = DatapathBench.POST_LIST;
-                break;
-            case "transport64k":
-                writer = new Writer(new Wire(), DatapathBench.BIG, DatapathBench.DEPTH, DatapathBench.SIGNAL_EVERY, 1);
-                break;
-            case "transport8list":
-                writer = new Writer(new Wire(), 8, DatapathBench.DEPTH, DatapathBench.SIGNAL_EVERY, DatapathBench.POST_LIST);
-                per = DatapathBench.POST_LIST;
-                break;
-            default:
-                throw new IllegalArgumentException("no workload " + name + "; one of " + String.join(", ", NAMES));
-        }
-        messagesPerOp = per;
+        writer = name.equals("copy64k") ? null : writer(name);
         if (writer != null) {
+            messagesPerOp = writer.postList;
             op = writer::next;
         } else {
+            messagesPerOp = 1;
             ByteBuffer src = ByteBuffer.allocateDirect(DatapathBench.BIG);
             ByteBuffer dst = ByteBuffer.allocateDirect(DatapathBench.BIG);
             op = () -> dst.put(0, src, 0, DatapathBench.BIG);
+        }
+    }
+
+    /**
+     * The connected writer of workload {@code name}: the one place that says what each datapath
+     * benchmark posts, for {@link DatapathBench}, {@link LayerBench} and this class. Only
+     * constructors are called, so that {@link Compare} can run it against a jar built before it.
+     *
+     * @param name a workload of {@link #NAMES} other than {@code copy64k}
+     * @return its writer, connected
+     */
+    static Writer writer(String name) {
+        switch (name) {
+            case "write64k":
+                return new Writer(new Subnet(), DatapathBench.BIG, DatapathBench.DEPTH, DatapathBench.SIGNAL_EVERY, 1);
+            case "write8":
+                return new Writer(new Subnet(), 8, DatapathBench.DEPTH, DatapathBench.SIGNAL_EVERY, 1);
+            case "write8list":
+                return new Writer(new Subnet(), 8, DatapathBench.DEPTH, DatapathBench.SIGNAL_EVERY, DatapathBench.POST_LIST);
+            case "transport64k":
+                return new Writer(new Wire(), DatapathBench.BIG, DatapathBench.DEPTH, DatapathBench.SIGNAL_EVERY, 1);
+            case "transport8list":
+                return new Writer(new Wire(), 8, DatapathBench.DEPTH, DatapathBench.SIGNAL_EVERY, DatapathBench.POST_LIST);
+            default:
+                throw new IllegalArgumentException("no workload " + name + "; one of " + String.join(", ", NAMES));
         }
     }
 
@@ -84,9 +86,7 @@ public final class Workload implements AutoCloseable {
     @Override
     public void close() {
         if (writer != null) {
-            writer.drain();
-            writer.verify();
-            writer.close();
+            DatapathBench.finish(writer);
         }
     }
 }
