@@ -43,6 +43,18 @@ import org.rdma.verbs.wire.Vcrc;
  * port does so and drops (and counts in {@code PortRcvErrors}) every corrupted packet, so a
  * {@link PacketSink} never sees one.
  *
+ * <h2>Segment trains</h2>
+ * A packet may stand for a train of {@link #segments()} packets, the way a GSO super-packet
+ * ({@code skb_shinfo(skb)->gso_segs}) stands for the segments a NIC cuts from it: consecutive
+ * packets of one message with the same headers except the BTH PSN, which counts up by one per
+ * packet, and the BTH AckReq bit, which only the last packet may carry. Each packet's payload is
+ * {@link #payloadLength} bytes and the next one's follows it in {@link #payload}. Every length in
+ * the headers (LRH:PktLen, the GRH or IP payload length) and every check a port or switch makes
+ * is that of one packet; the counters count each packet. Where a packet is observed one by one
+ * (a capture, a fault, a node other than a switch forwarding unicast data, a sink that does not
+ * take trains) the fabric {@linkplain #splitFirst(Packet) splits} the train, so what is seen is
+ * exactly the packets it stands for.
+ *
  * <h2>Ownership</h2>
  * {@link FabricPort#allocPacket()} hands out a packet with one reference, owned by the caller;
  * {@link FabricPort#transmit(Packet)} passes that reference to the fabric. The fabric hands the
@@ -90,6 +102,9 @@ public final class Packet {
     /** Zero bytes after the payload, 0..3 (BTH PadCnt, IBTA 9.2). */
     public int padCount;
 
+    /** The most packets one train stands for. */
+    public static final int MAX_SEGMENTS = 64;
+
     private final LinkLayer linkLayer;
     private final PacketRecycler recycler;
     private volatile int refCount;
@@ -100,6 +115,7 @@ public final class Packet {
     private int fcs;
     private boolean materialized;
     private int hops;
+    private int segments = 1;
 
     /**
      * A packet that returns to {@code recycler} when its last reference is released. Fabric ports
@@ -210,6 +226,57 @@ public final class Packet {
         frameLength = 0;
         fcs = 0;
         hops = 0;
+        segments = 1;
+    }
+
+    // ------------------------------------------------------------------ segment trains
+
+    /** @return the packets this one stands for (see "Segment trains"); 1 for a single packet */
+    public int segments() {
+        return segments;
+    }
+
+    /**
+     * Makes this packet stand for a train of {@code n} packets (see "Segment trains"): set by the
+     * sender, once the headers describe the first packet and the payload holds all of them.
+     *
+     * @param n 1 .. {@link #MAX_SEGMENTS}
+     * @throws IllegalArgumentException if {@code n} is out of range, or a train of {@code n} would
+     *     not be a train: no BTH, or a pad after payloads that must follow on one another
+     */
+    public void setSegments(int n) {
+        if (n < 1 || n > MAX_SEGMENTS) {
+            throw new IllegalArgumentException("a train of " + n + " packets; 1.." + MAX_SEGMENTS);
+        }
+        if (n > 1 && (bthOffset() < 0 || padCount != 0 || payloadLength == 0)) {
+            throw new IllegalArgumentException("only BTH packets with an unpadded payload travel in trains");
+        }
+        segments = n;
+    }
+
+    /**
+     * Cuts the first packet off this train ({@code skb_gso_segment()}): {@code into} becomes that
+     * packet (AckReq clear, the first payload slice), and this train starts one packet later.
+     *
+     * @param into a fresh packet of the same link layer, which this call fills
+     * @return {@code into}
+     * @throws IllegalStateException if this packet is not a train
+     */
+    public Packet splitFirst(Packet into) {
+        if (segments < 2) {
+            throw new IllegalStateException("not a train");
+        }
+        into.copyFrom(this);
+        into.segments = 1;
+        int bth = bthOffset();
+        into.header[bth + 8] &= 0x7F;
+        int next = (psn(bth) + 1) & 0xFF_FFFF;
+        header[bth + 9] = (byte) (next >>> 16);
+        header[bth + 10] = (byte) (next >>> 8);
+        header[bth + 11] = (byte) next;
+        payloadOffset += payloadLength;
+        segments--;
+        return into;
     }
 
     /**
@@ -239,9 +306,10 @@ public final class Packet {
         if (payloadLength == 0 || (frameView != null && payload == frameView)) {
             return this;
         }
-        ensureFrame();
         int at = Math.min(headerLength, HEADER_CAPACITY);
-        payload.get(payloadOffset, frame, at, payloadLength);
+        int total = payloadLength * segments;
+        ensureFrame(at + total);
+        payload.get(payloadOffset, frame, at, total);
         payload = frameView;
         payloadOffset = at;
         return this;
@@ -271,6 +339,7 @@ public final class Packet {
         padCount = src.padCount;
         hops = src.hops;
         payloadLength = src.payloadLength;
+        segments = src.segments;
         if (src.materialized) {
             ensureFrame();
             System.arraycopy(src.frame, 0, frame, 0, src.frameLength);
@@ -282,12 +351,17 @@ public final class Packet {
             frameLength = 0;
         }
         if (src.payloadLength > 0 && src.frameView != null && src.payload == src.frameView) {
-            ensureFrame();
-            if (!src.materialized) {
-                System.arraycopy(src.frame, src.payloadOffset, frame, src.payloadOffset, src.payloadLength);
+            if (src.materialized) {
+                payloadOffset = src.payloadOffset;
+            } else {
+                // Where retainPayload() puts it: a train's later payload may lie beyond one packet's frame.
+                int at = Math.min(headerLength, HEADER_CAPACITY);
+                int total = src.payloadLength * src.segments;
+                ensureFrame(at + total);
+                System.arraycopy(src.frame, src.payloadOffset, frame, at, total);
+                payloadOffset = at;
             }
             payload = frameView;
-            payloadOffset = src.payloadOffset;
         } else {
             payload = src.payload;
             payloadOffset = src.payloadOffset;
@@ -296,8 +370,13 @@ public final class Packet {
     }
 
     private void ensureFrame() {
-        if (frame == null) {
-            frame = new byte[FRAME_CAPACITY];
+        ensureFrame(FRAME_CAPACITY);
+    }
+
+    /** Packet-owned storage of at least {@code capacity} bytes (more than one packet's for a train's payload). */
+    private void ensureFrame(int capacity) {
+        if (frame == null || frame.length < capacity) {
+            frame = new byte[Math.max(capacity, FRAME_CAPACITY)];
             frameView = ByteBuffer.wrap(frame);
         }
     }
@@ -338,6 +417,9 @@ public final class Packet {
     public int materialize() {
         if (materialized) {
             return frameLength;
+        }
+        if (segments > 1) {
+            throw new IllegalStateException("a train of " + segments + " packets is split before it is laid out");
         }
         int hl = headerLength;
         if (hl < 0 || hl > HEADER_CAPACITY || payloadLength < 0 || payloadLength > MAX_PAYLOAD || padCount < 0 || padCount > 3) {

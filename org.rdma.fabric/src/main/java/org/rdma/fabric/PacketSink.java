@@ -20,4 +20,15 @@ public interface PacketSink {
      * @param packet the packet
      */
     void receive(Packet packet);
+
+    /**
+     * Whether {@link #receive(Packet)} takes a whole {@linkplain Packet#segments() train}, the way
+     * a NIC with receive offload takes coalesced segments ({@code NETIF_F_GRO}); otherwise the
+     * fabric splits trains and hands over each packet.
+     *
+     * @return false unless the sink walks trains itself
+     */
+    default boolean receivesTrains() {
+        return false;
+    }
 }

@@ -231,6 +231,10 @@ final class LinkImpl implements FabricLink {
             d.to.ingress(p, bytes, mc);
             return;
         }
+        // Faults and the capture tap see each packet of a train.
+        while (p.segments() > 1) {
+            carryWithFaults(d, p.splitFirst(d.from.pool.alloc()));
+        }
         carryWithFaults(d, p);
     }
 

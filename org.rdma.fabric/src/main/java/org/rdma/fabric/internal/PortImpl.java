@@ -180,6 +180,12 @@ class PortImpl implements FabricPort {
             throw new IllegalArgumentException("a " + packet.linkLayer() + " packet cannot leave " + this + " ("
                     + linkLayer + ")");
         }
+        if (packet.segments() > 1 && (linkLayer != LinkLayer.INFINIBAND || isMulticast(packet))) {
+            // Trains cross InfiniBand unicast routes only; anything else leaves packet by packet.
+            while (packet.segments() > 1) {
+                send(packet.splitFirst(pool.alloc()));
+            }
+        }
         send(packet);
     }
 
@@ -235,11 +241,16 @@ class PortImpl implements FabricPort {
     final void send(Packet p, int bytes, boolean mc) {
         LinkImpl l = link;
         if (l == null || !l.up || !mayTransmit(p)) {
-            counters.inc(Counters.XMIT_DISCARDS);
+            counters.add(Counters.XMIT_DISCARDS, p.segments());
             p.release();
             return;
         }
-        counters.packet(Counters.XMIT_PKTS, Counters.XMIT_DATA, bytes >>> 2, Counters.MULTICAST_XMIT_PKTS, mc);
+        int n = p.segments();
+        if (n == 1) {
+            counters.packet(Counters.XMIT_PKTS, Counters.XMIT_DATA, bytes >>> 2, Counters.MULTICAST_XMIT_PKTS, mc);
+        } else {
+            counters.add(Counters.XMIT_PKTS, n, Counters.XMIT_DATA, (long) n * (bytes >>> 2));
+        }
         l.carry(this, p, bytes, mc);
     }
 
@@ -287,29 +298,34 @@ class PortImpl implements FabricPort {
             }
             p.clearMaterialized();
         }
-        counters.packet(Counters.RCV_PKTS, Counters.RCV_DATA, bytes >>> 2, Counters.MULTICAST_RCV_PKTS, mc);
+        int n = p.segments();
+        if (n == 1) {
+            counters.packet(Counters.RCV_PKTS, Counters.RCV_DATA, bytes >>> 2, Counters.MULTICAST_RCV_PKTS, mc);
+        } else {
+            counters.add(Counters.RCV_PKTS, n, Counters.RCV_DATA, (long) n * (bytes >>> 2));
+        }
         if (linkLayer == LinkLayer.INFINIBAND) {
             // The port's state first: reading a volatile field after a header byte would make
             // the compiler read that byte again for each later check.
             PortState s = portState;
             if (!wellFormed(p, bytes, operationalVls)) {
-                counters.inc(Counters.RCV_ERRORS);
+                counters.add(Counters.RCV_ERRORS, n);
                 p.release();
                 return;
             }
             if (p.vl() == Packet.VL15) {
                 if (s == PortState.DOWN) {
-                    counters.inc(Counters.VL15_DROPPED);
+                    counters.add(Counters.VL15_DROPPED, n);
                     p.release();
                     return;
                 }
             } else if (s != PortState.ARMED && s != PortState.ACTIVE) {
-                counters.inc(Counters.RCV_STATE_DISCARDS);
+                counters.add(Counters.RCV_STATE_DISCARDS, n);
                 p.release();
                 return;
             }
         } else if (p.headerLength < 14) {
-            counters.inc(Counters.RCV_ERRORS);
+            counters.add(Counters.RCV_ERRORS, n);
             p.release();
             return;
         }
@@ -335,11 +351,20 @@ class PortImpl implements FabricPort {
     void deliverToSink(Packet p) {
         PacketSink s = sink;
         if (s == null || !node.isAttached()) {
-            counters.inc(p.vl() == Packet.VL15 && linkLayer == LinkLayer.INFINIBAND
-                    ? Counters.VL15_DROPPED : Counters.RCV_STATE_DISCARDS);
+            counters.add(p.vl() == Packet.VL15 && linkLayer == LinkLayer.INFINIBAND
+                    ? Counters.VL15_DROPPED : Counters.RCV_STATE_DISCARDS, p.segments());
             p.release();
             return;
         }
+        if (p.segments() > 1 && !s.receivesTrains()) {
+            while (p.segments() > 1) {
+                deliver(s, p.splitFirst(pool.alloc()));
+            }
+        }
+        deliver(s, p);
+    }
+
+    private void deliver(PacketSink s, Packet p) {
         try {
             s.receive(p);
         } catch (RuntimeException e) {

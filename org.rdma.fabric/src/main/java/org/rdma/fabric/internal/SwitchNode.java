@@ -84,6 +84,10 @@ final class SwitchNode extends NodeImpl implements FabricSwitch {
 
     @Override
     void receive(PortImpl in, Packet p, int bytes, boolean mc) {
+        if (p.segments() > 1) {
+            receiveTrain(in, p, bytes, mc);
+            return;
+        }
         int dlid = p.dlid();
         int vl = p.vl();
         int sl = p.sl();
@@ -123,6 +127,25 @@ final class SwitchNode extends NodeImpl implements FabricSwitch {
     }
 
     /**
+     * A train crosses as one when it is unicast data routed to another port; anything else (SMPs,
+     * the switch's own LIDs, a routing error) is handled packet by packet.
+     */
+    private void receiveTrain(PortImpl in, Packet p, int bytes, boolean mc) {
+        int dlid = p.dlid();
+        int vl = p.vl();
+        int out = dlid == 0 || dlid >= Packet.MULTICAST_LID_BASE || vl == Packet.VL15 || isOwnLid(dlid)
+                ? 0 : route(dlid);
+        if (out != 0 && validOutput(out, in)) {
+            forwardData(in, portImplUnchecked(out), p, bytes, mc, vl, p.sl());
+            return;
+        }
+        while (p.segments() > 1) {
+            receive(in, p.splitFirst(in.pool.alloc()), bytes, mc);
+        }
+        receive(in, p, bytes, mc);
+    }
+
+    /**
      * Sends a data packet on. Its data bytes, multicast kind, VL and SL come decoded: the headers
      * are read once per switch, and the switch rewrites only the VL.
      */
@@ -134,7 +157,7 @@ final class SwitchNode extends NodeImpl implements FabricSwitch {
             return;
         }
         if (p.payloadLength > out.neighborMtu) {
-            out.counters.inc(Counters.XMIT_DISCARDS); // "packet length exceeded NeighborMTU"
+            out.counters.add(Counters.XMIT_DISCARDS, p.segments()); // "packet length exceeded NeighborMTU"
             p.release();
             return;
         }
@@ -147,7 +170,7 @@ final class SwitchNode extends NodeImpl implements FabricSwitch {
     /** The output stage: drops a packet past {@link #MAX_HOPS} switches (PortXmitDiscards: lifetime limit). */
     private static void sendCounted(PortImpl out, Packet p, int bytes, boolean mc) {
         if (p.addHop() > MAX_HOPS) {
-            out.counters.inc(Counters.XMIT_DISCARDS);
+            out.counters.add(Counters.XMIT_DISCARDS, p.segments());
             p.release();
             return;
         }
@@ -207,7 +230,7 @@ final class SwitchNode extends NodeImpl implements FabricSwitch {
     }
 
     private static void relayError(PortImpl in, Packet p) {
-        in.counters.inc(Counters.RCV_SWITCH_RELAY_ERRORS);
+        in.counters.add(Counters.RCV_SWITCH_RELAY_ERRORS, p.segments());
         p.release();
     }
 
