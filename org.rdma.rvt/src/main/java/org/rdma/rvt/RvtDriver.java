@@ -47,4 +47,14 @@ public interface RvtDriver {
      *     driver has no room now; the transport then retries the packet later
      */
     int transmit(int port, RvtPacket pkt);
+
+    /**
+     * The longest {@linkplain RvtPacket#segments train} {@link #transmit} takes on {@code port}
+     * ({@code gso_max_segs}); the transport asks again whenever it refreshes the port.
+     *
+     * @return 1 (the default) when every packet must travel on its own
+     */
+    default int maxSegments(int port) {
+        return 1;
+    }
 }

@@ -18,6 +18,14 @@ import org.rdma.verbs.AhAttr;
  * response, which stays unchanged until the message is acknowledged); otherwise the driver copies
  * it if it needs it later.
  *
+ * <h2>Segment trains</h2>
+ * A descriptor may stand for {@link #segments} packets of one message, the way a GSO super-packet
+ * does ({@code gso_segs}): RC SEND or RDMA WRITE MIDDLE packets, each of {@link #payloadLength}
+ * bytes following on one another in {@link #payload}, with the same headers except the PSN, which
+ * counts up by one per packet, and AckReq, which only the last packet carries. The transport
+ * builds trains only for a port whose driver takes them ({@link RvtDriver#maxSegments}); a driver
+ * hands a received train on whole, and the transport walks its packets one by one.
+ *
  * <h2>Receive</h2>
  * The driver fills the same header and payload fields, {@link #port}, the network-layer fields
  * ({@link #slid}, {@link #dlid}, {@link #sl}, {@link #vl15}, the GRH fields, {@link #smac},
@@ -56,6 +64,8 @@ public final class RvtPacket {
     public int hdrLen;
     /** Pad bytes after the payload (also in the BTH). */
     public int padCount;
+    /** The packets this descriptor stands for (see "Segment trains"); 1 for a single packet. */
+    public int segments = 1;
 
     // ---------------------------------------------------------------- payload by reference
     /** The buffer holding the payload, read with absolute indexes; {@code null} when empty. */
@@ -139,6 +149,7 @@ public final class RvtPacket {
     public void clear() {
         hdrLen = 0;
         padCount = 0;
+        segments = 1;
         payload = null;
         payloadOffset = 0;
         payloadLength = 0;
@@ -170,6 +181,7 @@ public final class RvtPacket {
         System.arraycopy(src.hdr, 0, hdr, 0, src.hdrLen);
         hdrLen = src.hdrLen;
         padCount = src.padCount;
+        segments = src.segments;
         payload = src.payload;
         payloadOffset = src.payloadOffset;
         payloadLength = src.payloadLength;

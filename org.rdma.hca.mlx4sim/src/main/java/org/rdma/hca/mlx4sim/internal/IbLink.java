@@ -74,6 +74,9 @@ final class IbLink implements LinkIo {
         p.payloadOffset = pkt.payloadOffset;
         p.payloadLength = pkt.payloadLength;
         p.padCount = pkt.padCount;
+        if (pkt.segments > 1) {
+            p.setSegments(pkt.segments);
+        }
         sendFrame(p);
         return 0;
     }
@@ -95,6 +98,12 @@ final class IbLink implements LinkIo {
 
     // ================================================================== receive
 
+    /** rvt walks the packets of a train itself. */
+    @Override
+    public boolean receivesTrains() {
+        return true;
+    }
+
     @Override
     public void receive(Packet p) {
         Mlx4Device dev = port.dev;
@@ -104,26 +113,26 @@ final class IbLink implements LinkIo {
         }
         int lnh = p.lnh();
         if (lnh != Lrh.LNH_IBA_LOCAL && lnh != Lrh.LNH_IBA_GLOBAL) {
-            dev.rxDropped.incrementAndGet();
+            dev.rxDropped.addAndGet(p.segments());
             return;
         }
         int bth = lnh == Lrh.LNH_IBA_LOCAL ? LRH : LRH + GRH;
         int hdrLen = p.headerLength - bth;
         if (hdrLen < 12 || hdrLen > RvtPacket.MAX_HDR) {
-            dev.rxDropped.incrementAndGet();
+            dev.rxDropped.addAndGet(p.segments());
             return;
         }
         int dlid = p.dlid();
         boolean vl15 = p.vl() == Packet.VL15;
         boolean mcast = dlid >= Packet.MULTICAST_LID_BASE && dlid != MadFrames.PERMISSIVE;
         if (dlid == MadFrames.PERMISSIVE ? !vl15 : !mcast && !port.ownsLid(dlid)) {
-            dev.rxDropped.incrementAndGet();
+            dev.rxDropped.addAndGet(p.segments());
             return;
         }
         int dqp = p.destQpn(bth);
         if (vl15) {
             if (dqp != 0) {
-                dev.rxDropped.incrementAndGet();
+                dev.rxDropped.addAndGet(p.segments());
                 return;
             }
             if (port.sma.handle(p, bth)) {

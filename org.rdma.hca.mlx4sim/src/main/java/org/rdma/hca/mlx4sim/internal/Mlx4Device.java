@@ -9,6 +9,7 @@ import org.rdma.fabric.Fabric;
 import org.rdma.fabric.FabricLink;
 import org.rdma.fabric.FabricNode;
 import org.rdma.fabric.FabricPort;
+import org.rdma.fabric.Packet;
 import org.rdma.fabric.Topology;
 import org.rdma.rvt.RvtDevice;
 import org.rdma.rvt.RvtDriver;
@@ -394,6 +395,12 @@ public final class Mlx4Device implements RvtDriver {
     @Override
     public int transmit(int port, RvtPacket pkt) {
         return check(port).io.transmit(pkt);
+    }
+
+    /** InfiniBand ports take trains whole (the fabric splits them where it must); RoCE ports do not. */
+    @Override
+    public int maxSegments(int port) {
+        return check(port).io instanceof IbLink ? Packet.MAX_SEGMENTS : 1;
     }
 
     private Mlx4Port check(int port) {

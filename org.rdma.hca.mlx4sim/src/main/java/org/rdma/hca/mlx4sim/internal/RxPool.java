@@ -143,6 +143,7 @@ final class RxPool {
         System.arraycopy(frame.header, bth, r.hdr, 0, hdrLen);
         r.hdrLen = hdrLen;
         r.padCount = frame.padCount;
+        r.segments = frame.segments();
         r.payload = frame.payload;
         r.payloadOffset = frame.payloadOffset;
         r.payloadLength = frame.payloadLength;

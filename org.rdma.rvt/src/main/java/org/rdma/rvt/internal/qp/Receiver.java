@@ -39,6 +39,10 @@ public final class Receiver {
             drop();
             return;
         }
+        if (pkt.segments != 1 && !trainable(op, mask, pkt)) {
+            dev.count(RvtCounter.RCV_DROPPED, Math.max(1, pkt.segments));
+            return;
+        }
         pkt.opcode = op;
         pkt.mask = mask;
         pkt.psn = Hdr.bthPsn(h);
@@ -54,6 +58,13 @@ public final class Receiver {
             return;
         }
         qp.deliver(pkt, (mask & Opcodes.ACK) != 0);
+    }
+
+    /** A train holds RC SEND or WRITE MIDDLE packets with no header beyond the BTH and no pad. */
+    private static boolean trainable(int op, int mask, RvtPacket pkt) {
+        return pkt.segments > 1 && pkt.segments <= RvtQp.MAX_TRAIN && Opcodes.transport(op) == Opcodes.RC
+                && (mask & (Opcodes.REQ | Opcodes.MIDDLE)) == (Opcodes.REQ | Opcodes.MIDDLE)
+                && pkt.hdrLen == Opcodes.BTH_BYTES && pkt.padCount == 0 && pkt.payloadLength > 0;
     }
 
     private void multicast(int port, RvtPacket pkt) {

@@ -238,7 +238,9 @@ final class Requester {
         int code = qp.transport() | WrKinds.code(w.opcode, first, last);
         int mask = Opcodes.mask(code);
         boolean retransmit = Psn.compare(psn, highPsn) < 0;
-        boolean ackReq = ackRequest(w, last, readAtomic, retransmit);
+        int segs = !first && !last && !retransmit && !w.isInline && qp.isRc() ? trainLength(w, remaining, mtu) : 1;
+        boolean ackReq = segs > 1 ? (noackPkts += segs) >= RvtQp.ACK_EVERY_PKTS
+                : ackRequest(w, last, readAtomic, retransmit);
         boolean se = last && (w.sendFlags & SendFlags.SOLICITED) != 0 && (mask & (Opcodes.SEND | Opcodes.IMMDT)) != 0;
         int pad = -pay & 3;
         int pkeyIdx = qp.type == QpType.GSI ? w.pkeyIndex : qp.pkeyIndex;
@@ -265,6 +267,7 @@ final class Requester {
         tx.hdrLen = Opcodes.length(code);
         tx.padCount = pad;
         tx.payloadLength = pay;
+        tx.segments = segs;
         if (pay == 0) {
             tx.payload = null;
             tx.payloadOffset = 0;
@@ -274,7 +277,7 @@ final class Requester {
             tx.payloadOffset = (int) w.sent;
             tx.payloadStable = qp.isRc();
         } else {
-            if (SgeCursor.contiguous(w.addr, w.len, w.lkey, w.mr, w.numSge, w.sent, pay, qp.seg)) {
+            if (segs > 1 || SgeCursor.contiguous(w.addr, w.len, w.lkey, w.mr, w.numSge, w.sent, pay, qp.seg)) {
                 tx.payload = qp.seg.buf;
                 tx.payloadOffset = qp.seg.index;
                 tx.payloadStable = qp.isRc();
@@ -314,7 +317,7 @@ final class Requester {
         if (ackReq) {
             noackPkts = 0;
         }
-        int advance = 1;
+        int advance = segs;
         if (w.has(Opcodes.READ)) {
             advance = packets(w.length - w.sent, mtu);
         }
@@ -322,7 +325,7 @@ final class Requester {
         if (Psn.compare(psn, highPsn) > 0) {
             highPsn = psn;
         }
-        w.sent += pay;
+        w.sent += (long) pay * segs;
         if (last) {
             idx++;
             if (readAtomic) {
@@ -339,6 +342,27 @@ final class Requester {
             qp.armRetrans();
         }
         return 0;
+    }
+
+    /**
+     * How many packets, from this MIDDLE packet of an RC request on, go as one
+     * {@linkplain org.rdma.rvt.RvtPacket#segments train}: what the driver takes, short of the
+     * message's last packet, the PSN window and the next ACK request (which the train's last packet
+     * then carries); 1 unless at least two qualify and their payload is one slice of memory, which
+     * is then in {@code qp.seg}.
+     */
+    private int trainLength(Swqe w, long remaining, int mtu) {
+        int n = qp.dev.maxSegments(qp.port);
+        if (n < 2) {
+            return 1;
+        }
+        n = Math.min(n, packets(remaining, mtu) - 1);
+        n = Math.min(n, Psn.distance(psn, Psn.add(qp.comp.psn, RvtQp.MAX_UNACKED_PSNS)) + 1);
+        n = Math.min(n, RvtQp.ACK_EVERY_PKTS - noackPkts);
+        if (n < 2 || !SgeCursor.contiguous(w.addr, w.len, w.lkey, w.mr, w.numSge, w.sent, n * mtu, qp.seg)) {
+            return 1;
+        }
+        return n;
     }
 
     /** ACK coalescing: ask for an ACK only where the requester needs one. */

@@ -119,25 +119,55 @@ final class Responder {
                 return did;
             }
             did = true;
-            QpState st = qp.state;
-            if (st != QpState.RTR && st != QpState.RTS && st != QpState.SQD && st != QpState.SQE) {
-                qp.respQ.done(p);
-                continue;
+            if (p.segments == 1) {
+                process(p);
+            } else {
+                processTrain(p);
             }
-            pkt = p;
-            State s = qp.isUd() ? State.CHK_RESOURCE : State.CHK_PSN;
-            if (!RvtQp.TRACE) {
-                s = checks(s);
-            }
-            while (s != State.DONE) {
-                if (RvtQp.TRACE) {
-                    System.out.println("  resp " + qp + " " + p + " " + s);
-                }
-                s = step(s);
-            }
-            pkt = null;
             qp.respQ.done(p);
         }
+    }
+
+    /**
+     * Each packet of a {@linkplain RvtPacket#segments train} in turn, as if it had arrived on its
+     * own: the descriptor is rewritten to the next packet's PSN and payload slice, and only the last
+     * packet keeps the train's AckReq.
+     */
+    private void processTrain(RvtPacket p) {
+        boolean ackReq = Hdr.bthAckReq(p.hdr);
+        Hdr.setBthAckReq(p.hdr, false);
+        for (int left = p.segments; ; ) {
+            if (left == 1) {
+                Hdr.setBthAckReq(p.hdr, ackReq);
+            }
+            process(p);
+            if (--left == 0) {
+                return;
+            }
+            p.psn = Psn.add(p.psn, 1);
+            Hdr.setBthPsn(p.hdr, p.psn);
+            p.payloadOffset += p.payloadLength;
+        }
+    }
+
+    /** One request packet through the state machine. */
+    private void process(RvtPacket p) {
+        QpState st = qp.state;
+        if (st != QpState.RTR && st != QpState.RTS && st != QpState.SQD && st != QpState.SQE) {
+            return;
+        }
+        pkt = p;
+        State s = qp.isUd() ? State.CHK_RESOURCE : State.CHK_PSN;
+        if (!RvtQp.TRACE) {
+            s = checks(s);
+        }
+        while (s != State.DONE) {
+            if (RvtQp.TRACE) {
+                System.out.println("  resp " + qp + " " + p + " " + s);
+            }
+            s = step(s);
+        }
+        pkt = null;
     }
 
     /**

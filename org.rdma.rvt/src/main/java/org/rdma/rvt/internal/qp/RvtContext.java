@@ -40,6 +40,7 @@ public final class RvtContext {
         volatile int lmc;
         volatile int mtu = 4096;
         volatile boolean roce;
+        volatile int maxSegments = 1;
         volatile int[] pkeys = {0xffff};
     }
 
@@ -94,6 +95,7 @@ public final class RvtContext {
         c.lmc = a.lmc;
         c.mtu = a.activeMtu.bytes;
         c.roce = a.linkLayer == LinkLayer.ETHERNET;
+        c.maxSegments = Math.max(1, Math.min(driver.maxSegments(port), RvtQp.MAX_TRAIN));
         int n = Math.max(1, a.pkeyTblLen);
         int[] pk = new int[n];
         for (int i = 0; i < n; i++) {
@@ -108,6 +110,11 @@ public final class RvtContext {
 
     int portMtu(int port) {
         return validPort(port) ? ports[port].mtu : 256;
+    }
+
+    /** The longest train the driver takes on {@code port} (1: none). */
+    int maxSegments(int port) {
+        return validPort(port) ? ports[port].maxSegments : 1;
     }
 
     int portLid(int port) {
@@ -153,6 +160,10 @@ public final class RvtContext {
     /** Adds to a counter. */
     void count(RvtCounter c) {
         counters.incrementAndGet(c.ordinal());
+    }
+
+    void count(RvtCounter c, int n) {
+        counters.addAndGet(c.ordinal(), n);
     }
 
     /** A counter's value: the device's own counts, every live QP's and the destroyed QPs'. */

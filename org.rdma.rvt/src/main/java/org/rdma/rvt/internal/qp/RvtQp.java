@@ -57,6 +57,8 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
     static final int ACK_EVERY_PKTS = 64;
     /** Request an ACK at least every this many messages. */
     static final int ACK_EVERY_MSGS = 16;
+    /** The longest train of MIDDLE packets the requester builds. */
+    static final int MAX_TRAIN = 64;
     /** The Q_Key of GSI (QP1) traffic. */
     static final int GSI_QKEY = 0x80010000;
 
@@ -303,7 +305,7 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
         Upcalls u = Upcalls.enter();
         try {
             if (task.tryAcquire()) {
-                count(RvtCounter.RCVD_PKTS);
+                count(RvtCounter.RCVD_PKTS, pkt.segments);
                 if (!q.offerInline(pkt)) {
                     q.add(pkt, copy);
                 }
@@ -313,7 +315,7 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
                     task.runAcquired(respond);
                 }
             } else {
-                dev.count(RvtCounter.RCVD_PKTS);
+                dev.count(RvtCounter.RCVD_PKTS, pkt.segments);
                 q.add(pkt, copy);
                 task.run();
             }
@@ -850,8 +852,13 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
 
     /** With the task held: adds one to this QP's counter {@code c}. */
     void count(RvtCounter c) {
+        count(c, 1);
+    }
+
+    /** {@link #count(RvtCounter)} of {@code n} at once (the packets of a train). */
+    void count(RvtCounter c, int n) {
         int i = c.ordinal();
-        COUNTS.setOpaque(counts, i, (long) COUNTS.getOpaque(counts, i) + 1);
+        COUNTS.setOpaque(counts, i, (long) COUNTS.getOpaque(counts, i) + n);
     }
 
     /** This QP's share of counter {@code i} (any thread). */
@@ -872,12 +879,13 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
             ret = -Errno.EIO.value;
         }
         if (ret == 0) {
-            count(RvtCounter.SENT_PKTS);
+            count(RvtCounter.SENT_PKTS, p.segments);
         } else {
             dev.count(RvtCounter.SEND_ERR);
         }
         p.payload = null;
         p.av = null;
+        p.segments = 1;
         return ret;
     }
 

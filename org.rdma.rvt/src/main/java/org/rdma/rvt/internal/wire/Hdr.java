@@ -100,6 +100,13 @@ public final class Hdr {
         put32(h, 8, (ackReq ? 0x8000_0000 : 0) | (psn & 0xffffff));
     }
 
+    /** Rewrites the BTH PSN, leaving the AckReq bit. */
+    public static void setBthPsn(byte[] h, int psn) {
+        h[9] = (byte) (psn >>> 16);
+        h[10] = (byte) (psn >>> 8);
+        h[11] = (byte) psn;
+    }
+
     /** Sets or clears the acknowledge request bit. */
     public static void setBthAckReq(byte[] h, boolean ackReq) {
         h[8] = (byte) (ackReq ? h[8] | 0x80 : h[8] & 0x7f);
