@@ -47,7 +47,9 @@ import org.rdma.verbs.wire.Vcrc;
  * A packet may stand for a train of {@link #segments()} packets, the way a GSO super-packet
  * ({@code skb_shinfo(skb)->gso_segs}) stands for the segments a NIC cuts from it: consecutive
  * packets of one message with the same headers except the BTH PSN, which counts up by one per
- * packet, and the BTH AckReq bit, which only the last packet may carry. Each packet's payload is
+ * packet, and the BTH AckReq bit, which only the last packet may carry; a train that
+ * {@linkplain #endsMessage() ends its message} has the next opcode up in its last packet (RDMA
+ * WRITE LAST after RDMA WRITE MIDDLE, SEND LAST after SEND MIDDLE). Each packet's payload is
  * {@link #payloadLength} bytes and the next one's follows it in {@link #payload}. Every length in
  * the headers (LRH:PktLen, the GRH or IP payload length) and every check a port or switch makes
  * is that of one packet; the counters count each packet. Where a packet is observed one by one
@@ -116,6 +118,7 @@ public final class Packet {
     private boolean materialized;
     private int hops;
     private int segments = 1;
+    private boolean endsMessage;
 
     /**
      * A packet that returns to {@code recycler} when its last reference is released. Fabric ports
@@ -227,6 +230,7 @@ public final class Packet {
         fcs = 0;
         hops = 0;
         segments = 1;
+        endsMessage = false;
     }
 
     // ------------------------------------------------------------------ segment trains
@@ -245,6 +249,18 @@ public final class Packet {
      *     not be a train: no BTH, or a pad after payloads that must follow on one another
      */
     public void setSegments(int n) {
+        setSegments(n, false);
+    }
+
+    /**
+     * {@link #setSegments(int)} of a train whose last packet may end the message: that packet's
+     * BTH opcode is then one above the one in {@link #header} (see "Segment trains").
+     *
+     * @param n           1 .. {@link #MAX_SEGMENTS}
+     * @param endsMessage whether the last packet is the message's last
+     * @throws IllegalArgumentException as {@link #setSegments(int)} does
+     */
+    public void setSegments(int n, boolean endsMessage) {
         if (n < 1 || n > MAX_SEGMENTS) {
             throw new IllegalArgumentException("a train of " + n + " packets; 1.." + MAX_SEGMENTS);
         }
@@ -252,6 +268,12 @@ public final class Packet {
             throw new IllegalArgumentException("only BTH packets with an unpadded payload travel in trains");
         }
         segments = n;
+        this.endsMessage = n > 1 && endsMessage;
+    }
+
+    /** @return whether this train's last packet carries the next opcode up, ending the message */
+    public boolean endsMessage() {
+        return endsMessage;
     }
 
     /**
@@ -268,6 +290,7 @@ public final class Packet {
         }
         into.copyFrom(this);
         into.segments = 1;
+        into.endsMessage = false;
         int bth = bthOffset();
         into.header[bth + 8] &= 0x7F;
         int next = (psn(bth) + 1) & 0xFF_FFFF;
@@ -275,7 +298,10 @@ public final class Packet {
         header[bth + 10] = (byte) (next >>> 8);
         header[bth + 11] = (byte) next;
         payloadOffset += payloadLength;
-        segments--;
+        if (--segments == 1 && endsMessage) {
+            header[bth]++;
+            endsMessage = false;
+        }
         return into;
     }
 
@@ -340,6 +366,7 @@ public final class Packet {
         hops = src.hops;
         payloadLength = src.payloadLength;
         segments = src.segments;
+        endsMessage = src.endsMessage;
         if (src.materialized) {
             ensureFrame();
             System.arraycopy(src.frame, 0, frame, 0, src.frameLength);

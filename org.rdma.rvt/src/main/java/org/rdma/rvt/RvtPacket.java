@@ -22,7 +22,9 @@ import org.rdma.verbs.AhAttr;
  * A descriptor may stand for {@link #segments} packets of one message, the way a GSO super-packet
  * does ({@code gso_segs}): RC SEND or RDMA WRITE MIDDLE packets, each of {@link #payloadLength}
  * bytes following on one another in {@link #payload}, with the same headers except the PSN, which
- * counts up by one per packet, and AckReq, which only the last packet carries. The transport
+ * counts up by one per packet, and AckReq, which only the last packet carries. When
+ * {@link #endsMessage} is set the last packet is the message's LAST, whose opcode is the next one
+ * up (the same length: no immediate data, no solicited event). The transport
  * builds trains only for a port whose driver takes them ({@link RvtDriver#maxSegments}); a driver
  * hands a received train on whole, and the transport walks its packets one by one.
  *
@@ -66,6 +68,8 @@ public final class RvtPacket {
     public int padCount;
     /** The packets this descriptor stands for (see "Segment trains"); 1 for a single packet. */
     public int segments = 1;
+    /** The train's last packet ends the message (see "Segment trains"). */
+    public boolean endsMessage;
 
     // ---------------------------------------------------------------- payload by reference
     /** The buffer holding the payload, read with absolute indexes; {@code null} when empty. */
@@ -150,6 +154,7 @@ public final class RvtPacket {
         hdrLen = 0;
         padCount = 0;
         segments = 1;
+        endsMessage = false;
         payload = null;
         payloadOffset = 0;
         payloadLength = 0;
@@ -182,6 +187,7 @@ public final class RvtPacket {
         hdrLen = src.hdrLen;
         padCount = src.padCount;
         segments = src.segments;
+        endsMessage = src.endsMessage;
         payload = src.payload;
         payloadOffset = src.payloadOffset;
         payloadLength = src.payloadLength;

@@ -144,6 +144,7 @@ final class RxPool {
         r.hdrLen = hdrLen;
         r.padCount = frame.padCount;
         r.segments = frame.segments();
+        r.endsMessage = frame.endsMessage();
         r.payload = frame.payload;
         r.payloadOffset = frame.payloadOffset;
         r.payloadLength = frame.payloadLength;

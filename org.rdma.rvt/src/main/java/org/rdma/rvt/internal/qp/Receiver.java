@@ -60,11 +60,17 @@ public final class Receiver {
         qp.deliver(pkt, (mask & Opcodes.ACK) != 0);
     }
 
-    /** A train holds RC SEND or WRITE MIDDLE packets with no header beyond the BTH and no pad. */
+    /**
+     * A train holds RC SEND or WRITE MIDDLE packets with no header beyond the BTH and no pad; one
+     * that ends its message ends with the next opcode up, a LAST of the same length.
+     */
     private static boolean trainable(int op, int mask, RvtPacket pkt) {
+        int req = Opcodes.REQ | Opcodes.MIDDLE;
+        int end = Opcodes.REQ | Opcodes.END;
         return pkt.segments > 1 && pkt.segments <= RvtQp.MAX_TRAIN && Opcodes.transport(op) == Opcodes.RC
-                && (mask & (Opcodes.REQ | Opcodes.MIDDLE)) == (Opcodes.REQ | Opcodes.MIDDLE)
-                && pkt.hdrLen == Opcodes.BTH_BYTES && pkt.padCount == 0 && pkt.payloadLength > 0;
+                && (mask & req) == req && pkt.hdrLen == Opcodes.BTH_BYTES && pkt.padCount == 0
+                && pkt.payloadLength > 0
+                && (!pkt.endsMessage || (Opcodes.mask(op + 1) & end) == end && Opcodes.length(op + 1) == Opcodes.BTH_BYTES);
     }
 
     private void multicast(int port, RvtPacket pkt) {

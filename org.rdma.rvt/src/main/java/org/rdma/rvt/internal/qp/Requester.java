@@ -238,10 +238,20 @@ final class Requester {
         int code = qp.transport() | WrKinds.code(w.opcode, first, last);
         int mask = Opcodes.mask(code);
         boolean retransmit = Psn.compare(psn, highPsn) < 0;
-        int segs = !first && !last && !retransmit && !w.isInline && qp.isRc() ? trainLength(w, remaining, mtu) : 1;
-        boolean ackReq = segs > 1 ? (noackPkts += segs) >= RvtQp.ACK_EVERY_PKTS
-                : ackRequest(w, last, readAtomic, retransmit);
         boolean se = last && (w.sendFlags & SendFlags.SOLICITED) != 0 && (mask & (Opcodes.SEND | Opcodes.IMMDT)) != 0;
+        int segs = !first && !last && !retransmit && !w.isInline && qp.isRc() ? trainLength(w, code, remaining, mtu) : 1;
+        // a train that carries the message's last packet ends it as that packet would
+        boolean ends = segs > 1 && (long) segs * mtu == remaining;
+        boolean ackReq;
+        if (segs == 1) {
+            ackReq = ackRequest(w, last, readAtomic, retransmit);
+        } else if (ends) {
+            noackPkts += segs - 1;
+            last = true;
+            ackReq = ackRequest(w, true, false, false);
+        } else {
+            ackReq = (noackPkts += segs) >= RvtQp.ACK_EVERY_PKTS;
+        }
         int pad = -pay & 3;
         int pkeyIdx = qp.type == QpType.GSI ? w.pkeyIndex : qp.pkeyIndex;
         int dqpn = qp.isUd() ? w.remoteQpn : qp.destQpn;
@@ -268,6 +278,7 @@ final class Requester {
         tx.padCount = pad;
         tx.payloadLength = pay;
         tx.segments = segs;
+        tx.endsMessage = ends;
         if (pay == 0) {
             tx.payload = null;
             tx.payloadOffset = 0;
@@ -345,18 +356,24 @@ final class Requester {
     }
 
     /**
-     * How many packets, from this MIDDLE packet of an RC request on, go as one
-     * {@linkplain org.rdma.rvt.RvtPacket#segments train}: what the driver takes, short of the
-     * message's last packet, the PSN window and the next ACK request (which the train's last packet
-     * then carries); 1 unless at least two qualify and their payload is one slice of memory, which
-     * is then in {@code qp.seg}.
+     * How many packets, from this MIDDLE packet ({@code code}) of an RC request on, go as one
+     * {@linkplain org.rdma.rvt.RvtPacket#segments train}: what the driver takes, up to the
+     * message's last packet (included only when it is a full LAST the next opcode up, with no
+     * further header and no solicited event), within the PSN window and up to the next ACK
+     * request (which the train's last packet then carries); 1 unless at least two qualify and
+     * their payload is one slice of memory, which is then in {@code qp.seg}.
      */
-    private int trainLength(Swqe w, long remaining, int mtu) {
+    private int trainLength(Swqe w, int code, long remaining, int mtu) {
         int n = qp.dev.maxSegments(qp.port);
         if (n < 2) {
             return 1;
         }
-        n = Math.min(n, packets(remaining, mtu) - 1);
+        int left = packets(remaining, mtu);
+        int lastCode = qp.transport() | WrKinds.code(w.opcode, false, true);
+        boolean mayEnd = (long) left * mtu == remaining && lastCode == code + 1
+                && Opcodes.length(lastCode) == Opcodes.length(code)
+                && ((w.sendFlags & SendFlags.SOLICITED) == 0 || (Opcodes.mask(lastCode) & (Opcodes.SEND | Opcodes.IMMDT)) == 0);
+        n = Math.min(n, mayEnd ? left : left - 1);
         n = Math.min(n, Psn.distance(psn, Psn.add(qp.comp.psn, RvtQp.MAX_UNACKED_PSNS)) + 1);
         n = Math.min(n, RvtQp.ACK_EVERY_PKTS - noackPkts);
         if (n < 2 || !SgeCursor.contiguous(w.addr, w.len, w.lkey, w.mr, w.numSge, w.sent, n * mtu, qp.seg)) {

@@ -131,7 +131,7 @@ final class Responder {
     /**
      * Each packet of a {@linkplain RvtPacket#segments train} in turn, as if it had arrived on its
      * own: the descriptor is rewritten to the next packet's PSN and payload slice, and only the last
-     * packet keeps the train's AckReq.
+     * packet keeps the train's AckReq (and, when the train ends the message, takes the LAST opcode).
      */
     private void processTrain(RvtPacket p) {
         boolean ackReq = Hdr.bthAckReq(p.hdr);
@@ -139,6 +139,12 @@ final class Responder {
         for (int left = p.segments; ; ) {
             if (left == 1) {
                 Hdr.setBthAckReq(p.hdr, ackReq);
+                if (p.endsMessage) {
+                    int op = p.opcode + 1;
+                    p.hdr[0] = (byte) op;
+                    p.opcode = op;
+                    p.mask = Opcodes.mask(op);
+                }
             }
             process(p);
             if (--left == 0) {

@@ -886,6 +886,7 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
         p.payload = null;
         p.av = null;
         p.segments = 1;
+        p.endsMessage = false;
         return ret;
     }
 
