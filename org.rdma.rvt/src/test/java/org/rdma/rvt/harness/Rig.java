@@ -62,6 +62,8 @@ public final class Rig {
         public QpType type = QpType.RC;
         /** Path MTU. */
         public Mtu mtu = Mtu.MTU_1024;
+        /** The longest train both drivers take (1: none). */
+        public int maxSegments = 1;
         /** Queue depth. */
         public int depth = 256;
         /** SGEs. */
@@ -97,6 +99,11 @@ public final class Rig {
     /** Connects a new QP on {@code na} with a new QP on {@code nb} (RC or UC), both in RTS. */
     public Pair connect(Node na, Node nb, Opts o) {
         na.sigType = nb.sigType = o.sigAll ? org.rdma.verbs.SigType.ALL_WR : org.rdma.verbs.SigType.REQ_WR;
+        if (o.maxSegments != 1) {
+            na.driver.maxSegments = nb.driver.maxSegments = o.maxSegments;
+            na.dev.refreshPort(1);
+            nb.dev.refreshPort(1);
+        }
         Node.Pd pa = o.pdA != null ? o.pdA : na.allocPd();
         Node.Pd pb = o.pdB != null ? o.pdB : nb.allocPd();
         Node.Qp a = na.createQp(pa, o.type, na.createCq(4 * o.depth), na.createCq(4 * o.depth), null, o.depth, o.sges,

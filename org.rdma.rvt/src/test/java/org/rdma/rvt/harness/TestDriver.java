@@ -23,6 +23,8 @@ public final class TestDriver implements RvtDriver {
     public volatile int[] pkeys = {0xffff, 0x8001, 0x0002};
     /** Transmit calls to answer with -EAGAIN. */
     public volatile int eagain;
+    /** The longest train transmit takes (the device reads it when its port is refreshed). */
+    public volatile int maxSegments = 1;
 
     TestDriver(Wire wire, int lid, Gid gid) {
         this.wire = wire;
@@ -62,5 +64,10 @@ public final class TestDriver implements RvtDriver {
             return -11;
         }
         return wire.send(ep, pkt);
+    }
+
+    @Override
+    public int maxSegments(int port) {
+        return maxSegments;
     }
 }

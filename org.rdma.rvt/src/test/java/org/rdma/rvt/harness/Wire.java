@@ -40,7 +40,7 @@ public final class Wire {
     /** A pooled delivered packet and its reference count. */
     private final class Slot implements RvtPacket.Owner {
         final RvtPacket pkt = new RvtPacket();
-        final ByteBuffer own = ByteBuffer.allocate(8192);
+        ByteBuffer own = ByteBuffer.allocate(8192);
         Endpoint dst;
         int refs;
 
@@ -60,7 +60,11 @@ public final class Wire {
         @Override
         public void retainPayload(RvtPacket p) {
             if (p.payload != own && p.payloadLength > 0) {
-                own.put(0, p.payload, p.payloadOffset, p.payloadLength);
+                int total = p.payloadLength * p.segments;
+                if (own.capacity() < total) {
+                    own = ByteBuffer.allocate(total);
+                }
+                own.put(0, p.payload, p.payloadOffset, total);
                 p.payload = own;
                 p.payloadOffset = 0;
                 copies++;
@@ -95,6 +99,10 @@ public final class Wire {
     public long retained;
     /** Payload copies made for retained packets. */
     public long copies;
+    /** Trains sent. */
+    public long trains;
+    /** Trains sent that carry their message's last packet. */
+    public long endingTrains;
 
     /** Sets the mode. */
     public synchronized Wire mode(Mode m) {
@@ -128,6 +136,12 @@ public final class Wire {
         }
         synchronized (this) {
             sent++;
+            if (pkt.segments > 1) {
+                trains++;
+                if (pkt.endsMessage) {
+                    endingTrains++;
+                }
+            }
             if (f != null && f.test(pkt)) {
                 dropped++;
                 return 0;
@@ -192,8 +206,14 @@ public final class Wire {
         p.hdrLen = pkt.hdrLen;
         p.padCount = pkt.padCount;
         p.payloadLength = pkt.payloadLength;
+        p.segments = pkt.segments;
+        p.endsMessage = pkt.endsMessage;
         if (pkt.payloadLength > 0 && copy) {
-            s.own.put(0, pkt.payload, pkt.payloadOffset, pkt.payloadLength);
+            int total = pkt.payloadLength * pkt.segments;
+            if (s.own.capacity() < total) {
+                s.own = ByteBuffer.allocate(total);
+            }
+            s.own.put(0, pkt.payload, pkt.payloadOffset, total);
             p.payload = s.own;
             p.payloadOffset = 0;
             p.payloadStable = true;
