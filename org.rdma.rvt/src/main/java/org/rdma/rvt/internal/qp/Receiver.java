@@ -29,18 +29,18 @@ public final class Receiver {
     public void receive(int port, RvtPacket pkt) {
         byte[] h = pkt.hdr;
         if (pkt.hdrLen < Opcodes.BTH_BYTES) {
-            drop();
+            drop(pkt);
             return;
         }
         int op = Hdr.bthOpcode(h);
         int mask = Opcodes.mask(op);
         if (mask == 0 || pkt.hdrLen < Opcodes.length(op) || Hdr.bthTver(h) != 0
                 || (mask & Opcodes.PAYLOAD) == 0 && pkt.payloadLength != 0) {
-            drop();
+            drop(pkt);
             return;
         }
         if (pkt.segments != 1 && !trainable(op, mask, pkt)) {
-            dev.count(RvtCounter.RCV_DROPPED, Math.max(1, pkt.segments));
+            drop(pkt);
             return;
         }
         pkt.opcode = op;
@@ -54,7 +54,7 @@ public final class Receiver {
         }
         RvtQp qp = dev.qps.lookup(port, qpn);
         if (qp == null || !accept(qp, port, pkt)) {
-            drop();
+            drop(pkt);
             return;
         }
         qp.deliver(pkt, (mask & Opcodes.ACK) != 0);
@@ -75,12 +75,12 @@ public final class Receiver {
 
     private void multicast(int port, RvtPacket pkt) {
         if (Opcodes.transport(pkt.opcode) != Opcodes.UD || !pkt.hasGrh || !multicastGid(pkt.dgidHi, pkt.dgidLo)) {
-            drop();
+            drop(pkt);
             return;
         }
         McastTable.Group g = dev.mcast.find(port, pkt.dgidHi, pkt.dgidLo, dev.isRoce(port) ? 0 : pkt.dlid);
         if (g == null) {
-            drop();
+            drop(pkt);
             return;
         }
         RvtQp[] qps = g.qps;
@@ -89,7 +89,7 @@ public final class Receiver {
             if (accept(qp, port, pkt)) {
                 qp.deliver(pkt, false);
             } else {
-                drop();
+                drop(pkt);
             }
         }
     }
@@ -129,7 +129,7 @@ public final class Receiver {
         boolean pkeyOk = qp.type == QpType.GSI ? dev.findPkey(port, pkey) >= 0
                 : RvtContext.pkeyMatch(pkey, dev.pkey(port, qp.pkeyIndex));
         if (!pkeyOk) {
-            dev.count(RvtCounter.BAD_PKEY);
+            dev.count(RvtCounter.BAD_PKEY, Math.max(1, pkt.segments));
             return false;
         }
         if ((mask & Opcodes.DETH) != 0 && Hdr.dethQkey(pkt.hdr, pkt.opcode) != qp.qkey) {
@@ -146,7 +146,8 @@ public final class Receiver {
         return pkt.slid == av.dlid;
     }
 
-    private void drop() {
-        dev.count(RvtCounter.RCV_DROPPED);
+    /** Counts every packet {@code pkt} stands for (a train's too) as dropped. */
+    private void drop(RvtPacket pkt) {
+        dev.count(RvtCounter.RCV_DROPPED, Math.max(1, pkt.segments));
     }
 }
