@@ -246,7 +246,8 @@ public final class Packet {
      *
      * @param n 1 .. {@link #MAX_SEGMENTS}
      * @throws IllegalArgumentException if {@code n} is out of range, or a train of {@code n} would
-     *     not be a train: no BTH, or a pad after payloads that must follow on one another
+     *     not be a train: no BTH, a pad after payloads that must follow on one another, or its bytes
+     *     already laid out or copied (which would hold one packet only)
      */
     public void setSegments(int n) {
         setSegments(n, false);
@@ -266,6 +267,10 @@ public final class Packet {
         }
         if (n > 1 && (bthOffset() < 0 || padCount != 0 || payloadLength == 0)) {
             throw new IllegalArgumentException("only BTH packets with an unpadded payload travel in trains");
+        }
+        if (n > 1 && (materialized || ownsPayload())) {
+            // the frame holds one packet's bytes: the rest of the train would be missing from it
+            throw new IllegalArgumentException("a packet becomes a train before its bytes are laid out or copied");
         }
         segments = n;
         this.endsMessage = n > 1 && endsMessage;
@@ -288,8 +293,10 @@ public final class Packet {
         if (segments < 2) {
             throw new IllegalStateException("not a train");
         }
+        int n = segments;
+        segments = 1;                   // so that an owned payload is copied for one packet only
         into.copyFrom(this);
-        into.segments = 1;
+        segments = n;
         into.endsMessage = false;
         int bth = bthOffset();
         into.header[bth + 8] &= 0x7F;

@@ -54,6 +54,62 @@ final class Pkts {
         return p;
     }
 
+    /** BTH opcode RC RDMA WRITE MIDDLE ({@code IB_OPCODE_RC_RDMA_WRITE_MIDDLE}). */
+    static final int RC_RDMA_WRITE_MIDDLE = 0x07;
+    /** LRH + BTH: the header of an RC WRITE MIDDLE packet. */
+    static final int RC_HDR = Lrh.IB_LRH_BYTES + Bth.IB_BTH_BYTES;
+
+    /**
+     * Fills {@code p} with an IB RC RDMA WRITE MIDDLE packet (LRH, BTH; VL 0, SL 0, P_Key 0xFFFF):
+     * LRH:PktLen for one packet of {@code len} payload bytes, padded to a multiple of 4 as the BTH
+     * PadCnt says.
+     */
+    static Packet rcWriteMiddle(Packet p, int dlid, int slid, int destQp, int psn, boolean ackReq, ByteBuffer payload,
+                                int off, int len) {
+        int pad = (4 - (len & 3)) & 3;
+        Lrh lrh = new Lrh();
+        lrh.lnh = Lrh.LNH_IBA_LOCAL;
+        lrh.dlid = dlid;
+        lrh.slid = slid;
+        lrh.packetLength = (RC_HDR + len + pad + 4) / 4;
+        lrh.pack(p.header, 0);
+        Bth bth = new Bth();
+        bth.opcode = RC_RDMA_WRITE_MIDDLE;
+        bth.padCount = pad;
+        bth.pkey = 0xFFFF;
+        bth.destQpn = destQp;
+        bth.ackReq = ackReq;
+        bth.psn = psn & 0xFF_FFFF;
+        bth.pack(p.header, Lrh.IB_LRH_BYTES);
+        p.headerLength = RC_HDR;
+        p.payload = payload;
+        p.payloadOffset = off;
+        p.payloadLength = len;
+        p.padCount = pad;
+        return p;
+    }
+
+    /**
+     * A train of {@code n} RC WRITE MIDDLE packets from {@code from}'s pool: the headers of the
+     * first (PSN {@code psn}), {@code n * len} payload bytes from {@code off}, AckReq as the last
+     * packet would carry it.
+     */
+    static Packet rcTrain(FabricPort from, int dlid, int slid, int destQp, int psn, boolean ackReq, ByteBuffer payload,
+                          int off, int len, int n) {
+        Packet p = rcWriteMiddle(from.allocPacket(), dlid, slid, destQp, psn, ackReq, payload, off, len);
+        p.setSegments(n);
+        return p;
+    }
+
+    /** Sends the packets {@link #rcTrain} stands for one by one: PSN {@code psn + i}, AckReq on the last only. */
+    static void rcSingles(FabricPort from, int dlid, int slid, int destQp, int psn, boolean ackReq, ByteBuffer payload,
+                          int off, int len, int n) {
+        for (int i = 0; i < n; i++) {
+            from.transmit(rcWriteMiddle(from.allocPacket(), dlid, slid, destQp, psn + i, ackReq && i == n - 1, payload,
+                    off + i * len, len));
+        }
+    }
+
     /** A UD packet with a fresh heap payload of {@code len} bytes (values i & 0xFF). */
     static Packet ud(FabricPort from, int dlid, int slid, int psn, int len) {
         ByteBuffer b = ByteBuffer.allocate(len);
