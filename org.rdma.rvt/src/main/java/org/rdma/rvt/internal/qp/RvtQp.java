@@ -142,7 +142,8 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
     // timers: a deadline the task checks plus at most one pending clock timer each
     volatile long retransDeadline;
     volatile long rnrDeadline;
-    private IbClock.Timer retransTimer;
+    /** Written by the task holder and by the clock thread (see {@link #retransTimerFired()}). */
+    private volatile IbClock.Timer retransTimer;
     private IbClock.Timer rnrTimer;
     private final Runnable timerFired;
     /**
@@ -192,10 +193,7 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
         this.task = new QpTask(this::process);
         this.respond = this::respond;
         this.timerFired = task::run;
-        this.retransTimerFired = () -> {
-            retransFired = true;
-            task.run();
-        };
+        this.retransTimerFired = this::onRetransTimer;
         if (type == QpType.GSI) {
             qkey = GSI_QKEY;
         }
@@ -792,6 +790,28 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
         }
         ensureRetransTimer();
         return false;
+    }
+
+    /**
+     * The retransmit timer's callback, on the clock's thread. The deadline moves on with every ACK
+     * that makes progress, without touching the timer; a timer that finds it moved waits for the
+     * new one, and one that finds nothing outstanding stops, instead of running the task. Taking
+     * the QP's task on the clock thread while the poster runs would hand it the poster's work: the
+     * poster only marks a busy task and returns, then waits on its CQ while the clock thread sends
+     * its packets.
+     */
+    private void onRetransTimer() {
+        long d = retransDeadline;
+        if (d == 0) {
+            return;
+        }
+        long left = d - dev.clock.nanoTime();
+        if (left > 0) {
+            retransTimer = dev.clock.schedule(retransTimerFired, left, TimeUnit.NANOSECONDS);
+            return;
+        }
+        retransFired = true;
+        task.run();
     }
 
     private void ensureRetransTimer() {
