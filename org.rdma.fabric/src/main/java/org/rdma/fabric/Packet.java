@@ -49,7 +49,10 @@ import org.rdma.verbs.wire.Vcrc;
  * packets of one message with the same headers except the BTH PSN, which counts up by one per
  * packet, and the BTH AckReq bit, which only the last packet may carry; a train that
  * {@linkplain #endsMessage() ends its message} has the next opcode up in its last packet (RDMA
- * WRITE LAST after RDMA WRITE MIDDLE, SEND LAST after SEND MIDDLE). Each packet's payload is
+ * WRITE LAST after RDMA WRITE MIDDLE, SEND LAST after SEND MIDDLE), and one that
+ * {@linkplain #startsMessage() starts its message} is described by its first packet, the message's
+ * FIRST: the packets after it carry the next opcode up and only the BTH (on InfiniBand, their
+ * LRH:PktLen and GRH PayLen that much shorter). Each packet's payload is
  * {@link #payloadLength} bytes and the next one's follows it in {@link #payload}. Every length in
  * the headers (LRH:PktLen, the GRH or IP payload length) and every check a port or switch makes
  * is that of one packet; the counters count each packet. Where a packet is observed one by one
@@ -106,6 +109,7 @@ public final class Packet {
 
     /** The most packets one train stands for. */
     public static final int MAX_SEGMENTS = 64;
+    private static final int BTH_BYTES = 12;
 
     private final LinkLayer linkLayer;
     private final PacketRecycler recycler;
@@ -119,6 +123,7 @@ public final class Packet {
     private int hops;
     private int segments = 1;
     private boolean endsMessage;
+    private boolean startsMessage;
 
     /**
      * A packet that returns to {@code recycler} when its last reference is released. Fabric ports
@@ -231,6 +236,7 @@ public final class Packet {
         hops = 0;
         segments = 1;
         endsMessage = false;
+        startsMessage = false;
     }
 
     // ------------------------------------------------------------------ segment trains
@@ -262,6 +268,21 @@ public final class Packet {
      * @throws IllegalArgumentException as {@link #setSegments(int)} does
      */
     public void setSegments(int n, boolean endsMessage) {
+        setSegments(n, false, endsMessage);
+    }
+
+    /**
+     * {@link #setSegments(int, boolean)} of a train that may also start its message: its first
+     * packet is then the one {@link #header} describes, and the others carry the next opcode up and
+     * only the BTH (see "Segment trains").
+     *
+     * @param n             1 .. {@link #MAX_SEGMENTS}
+     * @param startsMessage whether the first packet is the message's first
+     * @param endsMessage   whether the last packet is the message's last
+     * @throws IllegalArgumentException as {@link #setSegments(int)} does, and for a train starting
+     *     its message off InfiniBand
+     */
+    public void setSegments(int n, boolean startsMessage, boolean endsMessage) {
         if (n < 1 || n > MAX_SEGMENTS) {
             throw new IllegalArgumentException("a train of " + n + " packets; 1.." + MAX_SEGMENTS);
         }
@@ -272,13 +293,56 @@ public final class Packet {
             // the frame holds one packet's bytes: the rest of the train would be missing from it
             throw new IllegalArgumentException("a packet becomes a train before its bytes are laid out or copied");
         }
+        if (n > 1 && startsMessage) {
+            int extra = headerLength - bthOffset() - BTH_BYTES;
+            if (linkLayer != LinkLayer.INFINIBAND || extra < 0 || (extra & 3) != 0) {
+                throw new IllegalArgumentException("a train starts its message on InfiniBand, after a whole BTH");
+            }
+        }
         segments = n;
         this.endsMessage = n > 1 && endsMessage;
+        this.startsMessage = n > 1 && startsMessage;
+    }
+
+    /** @return whether this train's first packet is its message's first (see "Segment trains") */
+    public boolean startsMessage() {
+        return startsMessage;
+    }
+
+    /**
+     * The header bytes the first packet of a train carries and the others do not: its extension
+     * headers when the train {@linkplain #startsMessage() starts its message}, else none.
+     *
+     * @return the bytes, a multiple of 4
+     */
+    public int firstExtra() {
+        return startsMessage ? headerLength - bthOffset() - BTH_BYTES : 0;
     }
 
     /** @return whether this train's last packet carries the next opcode up, ending the message */
     public boolean endsMessage() {
         return endsMessage;
+    }
+
+    /**
+     * What is left of a train that started its message, once its FIRST is cut off: the next opcode
+     * up, the BTH without the extension headers after it, and the lengths that count them.
+     */
+    private void dropFirstExtra(int bth) {
+        int extra = headerLength - bth - BTH_BYTES;
+        int end = bth + BTH_BYTES;
+        System.arraycopy(header, end + extra, header, end, headerLength - end - extra);
+        headerLength -= extra;
+        header[bth]++;
+        int words = (u16(header, 4) & 0x7FF) - extra / 4;
+        header[4] = (byte) (header[4] & 0xF8 | words >>> 8);
+        header[5] = (byte) words;
+        if (bth == Lrh.IB_LRH_BYTES + 40) {
+            int payLen = u16(header, Lrh.IB_LRH_BYTES + 4) - extra;
+            header[Lrh.IB_LRH_BYTES + 4] = (byte) (payLen >>> 8);
+            header[Lrh.IB_LRH_BYTES + 5] = (byte) payLen;
+        }
+        startsMessage = false;
     }
 
     /**
@@ -298,6 +362,7 @@ public final class Packet {
         into.copyFrom(this);
         segments = n;
         into.endsMessage = false;
+        into.startsMessage = false;
         int bth = bthOffset();
         into.header[bth + 8] &= 0x7F;
         int next = (psn(bth) + 1) & 0xFF_FFFF;
@@ -305,6 +370,9 @@ public final class Packet {
         header[bth + 10] = (byte) (next >>> 8);
         header[bth + 11] = (byte) next;
         payloadOffset += payloadLength;
+        if (startsMessage) {
+            dropFirstExtra(bth);
+        }
         if (--segments == 1 && endsMessage) {
             header[bth]++;
             endsMessage = false;
@@ -374,6 +442,7 @@ public final class Packet {
         payloadLength = src.payloadLength;
         segments = src.segments;
         endsMessage = src.endsMessage;
+        startsMessage = src.startsMessage;
         if (src.materialized) {
             ensureFrame();
             System.arraycopy(src.frame, 0, frame, 0, src.frameLength);

@@ -193,6 +193,62 @@ class PacketTrainTest {
         }
     }
 
+    /**
+     * A train that starts and ends its message: its FIRST as described (RETH and all), then MIDDLEs
+     * and a LAST that carry the BTH alone, with LRH:PktLen (and the GRH PayLen) 16 bytes shorter,
+     * each a well-formed packet whose CRCs verify.
+     */
+    @Test
+    void aTrainThatStartsItsMessageSplitsIntoItsFirstThenPacketsWithTheBthAlone() {
+        for (boolean grh : new boolean[] {false, true}) {
+            int bth = Lrh.IB_LRH_BYTES + (grh ? 40 : 0);
+            Packet train = Pkts.rcWriteFirst(new Packet(LinkLayer.INFINIBAND), grh, 1, 2, 3, 0xFFFFFF, memory(3, LEN), OFF,
+                    LEN, 3);
+            train.header[bth + 8] |= (byte) 0x80;
+            byte[] first = Arrays.copyOf(train.header, train.headerLength);
+            train.setSegments(3, true, true);
+            assertTrue(train.startsMessage());
+            assertEquals(16, train.firstExtra());
+            List<Packet> packets = splitAll(train, LinkLayer.INFINIBAND);
+            int[] opcodes = {0x06, 0x07, 0x08};
+            for (int i = 0; i < 3; i++) {
+                Packet p = packets.get(i);
+                assertEquals(i == 0 ? bth + 28 : bth + 12, p.headerLength, "header of packet " + i);
+                assertEquals(opcodes[i], p.opcode(bth));
+                assertEquals((0xFFFFFF + i) & 0xFFFFFF, p.psn(bth));
+                assertEquals(i == 2, p.ackReq(bth), "AckReq on the LAST only");
+                assertFalse(p.startsMessage());
+                assertEquals(0, p.firstExtra());
+                if (i == 0) {
+                    byte[] h = Arrays.copyOf(p.header, p.headerLength);
+                    first[bth + 8] &= 0x7F;
+                    assertArrayEquals(first, h, "the FIRST as described, AckReq clear");
+                } else if (grh) {
+                    assertEquals(12 + LEN + 4, (p.header[12] & 0xFF) << 8 | p.header[13] & 0xFF, "GRH PayLen");
+                }
+                int len = p.materialize();
+                assertEquals(p.headerLength + LEN + Icrc.ICRC_BYTES + Vcrc.VCRC_BYTES, len);
+                assertEquals((len - Vcrc.VCRC_BYTES) / 4, p.lrhPacketLength(), "LRH:PktLen of packet " + i);
+                assertTrue(p.verifyCrcs());
+                for (int b = 0; b < LEN; b++) {
+                    assertEquals(expected(i, b), p.frame()[p.headerLength + b]);
+                }
+            }
+        }
+    }
+
+    @Test
+    void onlyAnInfinibandTrainStartsItsMessage() throws Exception {
+        Packet p = Pkts.rcWriteMiddle(new Packet(LinkLayer.INFINIBAND), 1, 2, 3, 4, false, memory(2, LEN), OFF, LEN);
+        p.setSegments(2, true, false);
+        assertTrue(p.startsMessage());
+        assertEquals(0, p.firstExtra());
+        Packet roce = Pkts.roce(fakeEthernetPort(), MacAddress.parse("02:00:00:00:00:02"),
+                InetAddress.getByName("10.0.0.1"), InetAddress.getByName("10.0.0.2"), 0x11, 0, memory(2, LEN), OFF, LEN);
+        assertThrows(IllegalArgumentException.class, () -> roce.setSegments(2, true, false));
+        assertEquals(1, roce.segments());
+    }
+
     @Test
     void splitFirstOfASinglePacketThrows() {
         Packet single = Pkts.rcWriteMiddle(new Packet(LinkLayer.INFINIBAND), 1, 2, 3, 4, true, memory(1, LEN), OFF, LEN);

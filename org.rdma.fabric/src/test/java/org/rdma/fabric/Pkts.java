@@ -101,6 +101,49 @@ final class Pkts {
         return p;
     }
 
+    /** RC RDMA WRITE FIRST with its RETH (VA 0x1000, rkey 0x77, DMA length {@code n * len}), after an LRH [and a GRH]. */
+    static Packet rcWriteFirst(Packet p, boolean grh, int dlid, int slid, int destQp, int psn, ByteBuffer payload,
+                               int off, int len, int n) {
+        rcWriteMiddle(p, dlid, slid, destQp, psn, false, payload, off, len);
+        int bth = Lrh.IB_LRH_BYTES;
+        if (grh) {
+            // LNH global: 40 bytes of GRH between LRH and BTH, PayLen = BTH + RETH + payload + ICRC
+            System.arraycopy(p.header, bth, p.header, bth + 40, 12);
+            java.util.Arrays.fill(p.header, bth, bth + 40, (byte) 0);
+            p.header[1] = (byte) (p.header[1] & ~3 | Lrh.LNH_IBA_GLOBAL);
+            p.header[bth] = 0x60;
+            int payLen = 12 + 16 + len + 4;
+            p.header[bth + 4] = (byte) (payLen >>> 8);
+            p.header[bth + 5] = (byte) payLen;
+            p.header[bth + 6] = 0x1B;
+            p.header[bth + 7] = 64;
+            bth += 40;
+        }
+        p.header[bth] = 0x06;
+        java.nio.ByteBuffer.wrap(p.header, bth + 12, 16).putLong(0x1000).putInt(0x77).putInt(n * len);
+        p.headerLength = bth + 12 + 16;
+        int words = (p.headerLength + len + 4) / 4;
+        p.header[4] = (byte) (p.header[4] & 0xF8 | words >>> 8);
+        p.header[5] = (byte) words;
+        return p;
+    }
+
+    /**
+     * The packets of a WRITE of {@code n} packets one by one, as a train that starts and ends its message
+     * stands for them: FIRST (with RETH), MIDDLEs, LAST with AckReq.
+     */
+    static void rcWriteSingles(FabricPort from, int dlid, int slid, int destQp, int psn, ByteBuffer payload, int off,
+                               int len, int n) {
+        from.transmit(rcWriteFirst(from.allocPacket(), false, dlid, slid, destQp, psn, payload, off, len, n));
+        for (int i = 1; i < n; i++) {
+            Packet p = rcWriteMiddle(from.allocPacket(), dlid, slid, destQp, psn + i, i == n - 1, payload, off + i * len, len);
+            if (i == n - 1) {
+                p.header[Lrh.IB_LRH_BYTES]++;
+            }
+            from.transmit(p);
+        }
+    }
+
     /** Sends the packets {@link #rcTrain} stands for one by one: PSN {@code psn + i}, AckReq on the last only. */
     static void rcSingles(FabricPort from, int dlid, int slid, int destQp, int psn, boolean ackReq, ByteBuffer payload,
                           int off, int len, int n) {

@@ -24,7 +24,9 @@ import org.rdma.verbs.AhAttr;
  * bytes following on one another in {@link #payload}, with the same headers except the PSN, which
  * counts up by one per packet, and AckReq, which only the last packet carries. When
  * {@link #endsMessage} is set the last packet is the message's LAST, whose opcode is the next one
- * up (the same length: no immediate data, no solicited event). The transport
+ * up (the same length: no immediate data, no solicited event); when {@link #startsMessage} is
+ * set the descriptor's headers are those of the message's FIRST, and the packets after it carry
+ * the next opcode up and only the BTH. The transport
  * builds trains only for a port whose driver takes them ({@link RvtDriver#maxSegments}); a driver
  * hands a received train on whole, and the transport walks its packets one by one.
  *
@@ -70,6 +72,8 @@ public final class RvtPacket {
     public int segments = 1;
     /** The train's last packet ends the message (see "Segment trains"). */
     public boolean endsMessage;
+    /** The train's first packet starts the message (see "Segment trains"). */
+    public boolean startsMessage;
 
     // ---------------------------------------------------------------- payload by reference
     /** The buffer holding the payload, read with absolute indexes; {@code null} when empty. */
@@ -155,6 +159,7 @@ public final class RvtPacket {
         padCount = 0;
         segments = 1;
         endsMessage = false;
+        startsMessage = false;
         payload = null;
         payloadOffset = 0;
         payloadLength = 0;
@@ -188,6 +193,7 @@ public final class RvtPacket {
         padCount = src.padCount;
         segments = src.segments;
         endsMessage = src.endsMessage;
+        startsMessage = src.startsMessage;
         payload = src.payload;
         payloadOffset = src.payloadOffset;
         payloadLength = src.payloadLength;

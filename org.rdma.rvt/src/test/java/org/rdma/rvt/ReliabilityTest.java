@@ -88,8 +88,9 @@ class ReliabilityTest {
     @Test
     void hundredThousandMixedOperationsInTrainsOverALossyWire() {
         mixedOperationsOverALossyWire(org.rdma.verbs.Mtu.MTU_256, 64);
-        assertTrue(rig.wire.trains > 1000 && rig.wire.endingTrains > 100,
-                "trains " + rig.wire.trains + ", ending their message " + rig.wire.endingTrains);
+        assertTrue(rig.wire.trains > 1000 && rig.wire.endingTrains > 100 && rig.wire.startingTrains > 100,
+                "trains " + rig.wire.trains + ", ending their message " + rig.wire.endingTrains + ", starting it "
+                        + rig.wire.startingTrains);
     }
 
     private void mixedOperationsOverALossyWire(org.rdma.verbs.Mtu mtu, int maxSegments) {

@@ -249,7 +249,7 @@ class PortImpl implements FabricPort {
         if (n == 1) {
             counters.packet(Counters.XMIT_PKTS, Counters.XMIT_DATA, bytes >>> 2, Counters.MULTICAST_XMIT_PKTS, mc);
         } else {
-            counters.add(Counters.XMIT_PKTS, n, Counters.XMIT_DATA, (long) n * (bytes >>> 2));
+            counters.add(Counters.XMIT_PKTS, n, Counters.XMIT_DATA, trainWords(p, bytes, n));
         }
         l.carry(this, p, bytes, mc);
     }
@@ -269,6 +269,11 @@ class PortImpl implements FabricPort {
     /** Header, payload, pad and ICRC: what PortXmitData/PortRcvData and LRH:PktLen measure. */
     private static int dataBytes(Packet p) {
         return p.headerLength + p.payloadLength + p.padCount + (p.hasIcrc() ? Icrc.ICRC_BYTES : 0);
+    }
+
+    /** The data words of the {@code n} packets of train {@code p}, whose first packet has {@code bytes}. */
+    private static long trainWords(Packet p, int bytes, int n) {
+        return (long) n * (bytes >>> 2) - (long) (n - 1) * (p.firstExtra() >>> 2);
     }
 
     /** Whether the packet counts in PortMulticastXmitPkts/RcvPkts. */
@@ -302,7 +307,7 @@ class PortImpl implements FabricPort {
         if (n == 1) {
             counters.packet(Counters.RCV_PKTS, Counters.RCV_DATA, bytes >>> 2, Counters.MULTICAST_RCV_PKTS, mc);
         } else {
-            counters.add(Counters.RCV_PKTS, n, Counters.RCV_DATA, (long) n * (bytes >>> 2));
+            counters.add(Counters.RCV_PKTS, n, Counters.RCV_DATA, trainWords(p, bytes, n));
         }
         if (linkLayer == LinkLayer.INFINIBAND) {
             // The port's state first: reading a volatile field after a header byte would make

@@ -103,6 +103,8 @@ public final class Wire {
     public long trains;
     /** Trains sent that carry their message's last packet. */
     public long endingTrains;
+    /** Trains sent that carry their message's first packet. */
+    public long startingTrains;
 
     /** Sets the mode. */
     public synchronized Wire mode(Mode m) {
@@ -140,6 +142,9 @@ public final class Wire {
                 trains++;
                 if (pkt.endsMessage) {
                     endingTrains++;
+                }
+                if (pkt.startsMessage) {
+                    startingTrains++;
                 }
             }
             if (f != null && f.test(pkt)) {
@@ -208,6 +213,7 @@ public final class Wire {
         p.payloadLength = pkt.payloadLength;
         p.segments = pkt.segments;
         p.endsMessage = pkt.endsMessage;
+        p.startsMessage = pkt.startsMessage;
         if (pkt.payloadLength > 0 && copy) {
             int total = pkt.payloadLength * pkt.segments;
             if (s.own.capacity() < total) {

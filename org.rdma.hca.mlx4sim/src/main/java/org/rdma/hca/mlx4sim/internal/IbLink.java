@@ -75,7 +75,7 @@ final class IbLink implements LinkIo {
         p.payloadLength = pkt.payloadLength;
         p.padCount = pkt.padCount;
         if (pkt.segments > 1) {
-            p.setSegments(pkt.segments, pkt.endsMessage);
+            p.setSegments(pkt.segments, pkt.startsMessage, pkt.endsMessage);
         }
         sendFrame(p);
         return 0;

@@ -145,6 +145,7 @@ final class RxPool {
         r.padCount = frame.padCount;
         r.segments = frame.segments();
         r.endsMessage = frame.endsMessage();
+        r.startsMessage = frame.startsMessage();
         r.payload = frame.payload;
         r.payloadOffset = frame.payloadOffset;
         r.payloadLength = frame.payloadLength;

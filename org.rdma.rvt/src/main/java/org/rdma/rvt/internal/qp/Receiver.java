@@ -62,15 +62,22 @@ public final class Receiver {
 
     /**
      * A train holds RC SEND or WRITE MIDDLE packets with no header beyond the BTH and no pad; one
-     * that ends its message ends with the next opcode up, a LAST of the same length.
+     * that starts its message starts with the FIRST one opcode below, one that ends it ends with
+     * the LAST one opcode up, of the MIDDLE's length.
      */
     private static boolean trainable(int op, int mask, RvtPacket pkt) {
-        int req = Opcodes.REQ | Opcodes.MIDDLE;
-        int end = Opcodes.REQ | Opcodes.END;
+        int middle = pkt.startsMessage ? op + 1 : op;
         return pkt.segments > 1 && pkt.segments <= RvtQp.MAX_TRAIN && Opcodes.transport(op) == Opcodes.RC
-                && (mask & req) == req && pkt.hdrLen == Opcodes.BTH_BYTES && pkt.padCount == 0
-                && pkt.payloadLength > 0
-                && (!pkt.endsMessage || (Opcodes.mask(op + 1) & end) == end && Opcodes.length(op + 1) == Opcodes.BTH_BYTES);
+                && pkt.padCount == 0 && pkt.payloadLength > 0 && pkt.hdrLen == Opcodes.length(op)
+                && is(middle, Opcodes.MIDDLE) && Opcodes.length(middle) == Opcodes.BTH_BYTES
+                && (!pkt.startsMessage || is(op, Opcodes.START))
+                && (!pkt.endsMessage || is(middle + 1, Opcodes.END) && Opcodes.length(middle + 1) == Opcodes.BTH_BYTES);
+    }
+
+    /** Whether {@code op} is a request with {@code kind} (START, MIDDLE or END) in its mask. */
+    private static boolean is(int op, int kind) {
+        int m = Opcodes.mask(op);
+        return (m & (Opcodes.REQ | kind)) == (Opcodes.REQ | kind);
     }
 
     private void multicast(int port, RvtPacket pkt) {

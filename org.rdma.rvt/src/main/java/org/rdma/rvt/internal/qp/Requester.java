@@ -239,7 +239,7 @@ final class Requester {
         int mask = Opcodes.mask(code);
         boolean retransmit = Psn.compare(psn, highPsn) < 0;
         boolean se = last && (w.sendFlags & SendFlags.SOLICITED) != 0 && (mask & (Opcodes.SEND | Opcodes.IMMDT)) != 0;
-        int segs = !first && !last && !retransmit && !w.isInline && qp.isRc() ? trainLength(w, code, remaining, mtu) : 1;
+        int segs = !last && !retransmit && !w.isInline && qp.isRc() ? trainLength(w, first, code, remaining, mtu) : 1;
         // a train that carries the message's last packet ends it as that packet would
         boolean ends = segs > 1 && (long) segs * mtu == remaining;
         boolean ackReq;
@@ -279,6 +279,7 @@ final class Requester {
         tx.payloadLength = pay;
         tx.segments = segs;
         tx.endsMessage = ends;
+        tx.startsMessage = segs > 1 && first;
         if (pay == 0) {
             tx.payload = null;
             tx.payloadOffset = 0;
@@ -356,22 +357,27 @@ final class Requester {
     }
 
     /**
-     * How many packets, from this MIDDLE packet ({@code code}) of an RC request on, go as one
-     * {@linkplain org.rdma.rvt.RvtPacket#segments train}: what the driver takes, up to the
-     * message's last packet (included only when it is a full LAST the next opcode up, with no
-     * further header and no solicited event), within the PSN window and up to the next ACK
-     * request (which the train's last packet then carries); 1 unless at least two qualify and
+     * How many packets, from this packet ({@code code}, the {@code first} of its message or a
+     * MIDDLE) of an RC request on, go as one {@linkplain org.rdma.rvt.RvtPacket#segments train}:
+     * what the driver takes, up to the message's last packet (included only when it is a full LAST
+     * the next opcode up from MIDDLE, with no further header and no solicited event), within the
+     * PSN window and up to the next ACK request (which the train's last packet then carries); 1
+     * unless at least two qualify, a FIRST is the opcode below a MIDDLE of the BTH alone, and
      * their payload is one slice of memory, which is then in {@code qp.seg}.
      */
-    private int trainLength(Swqe w, int code, long remaining, int mtu) {
+    private int trainLength(Swqe w, boolean first, int code, long remaining, int mtu) {
         int n = qp.dev.maxSegments(qp.port);
         if (n < 2) {
             return 1;
         }
+        int middle = first ? qp.transport() | WrKinds.code(w.opcode, false, false) : code;
+        if (middle != (first ? code + 1 : code) || Opcodes.length(middle) != Opcodes.BTH_BYTES) {
+            return 1;
+        }
         int left = packets(remaining, mtu);
         int lastCode = qp.transport() | WrKinds.code(w.opcode, false, true);
-        boolean mayEnd = (long) left * mtu == remaining && lastCode == code + 1
-                && Opcodes.length(lastCode) == Opcodes.length(code)
+        boolean mayEnd = (long) left * mtu == remaining && lastCode == middle + 1
+                && Opcodes.length(lastCode) == Opcodes.BTH_BYTES
                 && ((w.sendFlags & SendFlags.SOLICITED) == 0 || (Opcodes.mask(lastCode) & (Opcodes.SEND | Opcodes.IMMDT)) == 0);
         n = Math.min(n, mayEnd ? left : left - 1);
         n = Math.min(n, Psn.distance(psn, Psn.add(qp.comp.psn, RvtQp.MAX_UNACKED_PSNS)) + 1);

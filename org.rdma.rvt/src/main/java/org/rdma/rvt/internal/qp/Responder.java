@@ -131,19 +131,23 @@ final class Responder {
     /**
      * Each packet of a {@linkplain RvtPacket#segments train} in turn, as if it had arrived on its
      * own: the descriptor is rewritten to the next packet's PSN and payload slice, and only the last
-     * packet keeps the train's AckReq (and, when the train ends the message, takes the LAST opcode).
+     * packet keeps the train's AckReq (and, when the train ends the message, takes the LAST opcode);
+     * after a FIRST the descriptor becomes a MIDDLE.
      */
     private void processTrain(RvtPacket p) {
         boolean ackReq = Hdr.bthAckReq(p.hdr);
         Hdr.setBthAckReq(p.hdr, false);
         for (int left = p.segments; ; ) {
+            if (left < p.segments && refusesRequests()) {
+                // what the receive demultiplexer would have done with each packet had it come alone
+                qp.count(RvtCounter.RCVD_PKTS, -left);
+                qp.dev.count(RvtCounter.RCV_DROPPED, left);
+                return;
+            }
             if (left == 1) {
                 Hdr.setBthAckReq(p.hdr, ackReq);
                 if (p.endsMessage) {
-                    int op = p.opcode + 1;
-                    p.hdr[0] = (byte) op;
-                    p.opcode = op;
-                    p.mask = Opcodes.mask(op);
+                    setOpcode(p, p.opcode + 1);
                 }
             }
             process(p);
@@ -153,7 +157,25 @@ final class Responder {
             p.psn = Psn.add(p.psn, 1);
             Hdr.setBthPsn(p.hdr, p.psn);
             p.payloadOffset += p.payloadLength;
+            if (p.startsMessage) {
+                // the FIRST is done: the rest are MIDDLE packets, the BTH alone
+                p.startsMessage = false;
+                p.hdrLen = Opcodes.BTH_BYTES;
+                setOpcode(p, p.opcode + 1);
+            }
         }
+    }
+
+    /** The QP state in which the receive demultiplexer drops requests. */
+    private boolean refusesRequests() {
+        QpState st = qp.state;
+        return st == QpState.RESET || st == QpState.INIT || st == QpState.ERR;
+    }
+
+    private static void setOpcode(RvtPacket p, int op) {
+        p.hdr[0] = (byte) op;
+        p.opcode = op;
+        p.mask = Opcodes.mask(op);
     }
 
     /** One request packet through the state machine. */

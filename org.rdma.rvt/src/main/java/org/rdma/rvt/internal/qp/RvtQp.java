@@ -907,6 +907,7 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
         p.av = null;
         p.segments = 1;
         p.endsMessage = false;
+        p.startsMessage = false;
         return ret;
     }
 
