@@ -54,7 +54,16 @@ public final class Mem {
      * needing {@code access} (a REMOTE_* bit) through {@code rkey}, an MR or a window; else null.
      */
     public RvtMr rkeyOk(RvtPd pd, Object qp, int rkey, long va, long len, int access) {
-        Object o = keys.lookup(rkey);
+        return rkeyOk(keys.lookup(rkey), pd, qp, rkey, va, len, access);
+    }
+
+    /**
+     * {@link #rkeyOk(RvtPd, Object, int, long, long, int)} of the region or window {@code o} that
+     * {@link #lookup(int) lookup(rkey)} returned earlier: a message's later packets check it again
+     * without the lookup. That is the same check: a key's slot holds another object only after
+     * this one was freed, which leaves it in a state no check accepts.
+     */
+    public RvtMr rkeyOk(Object o, RvtPd pd, Object qp, int rkey, long va, long len, int access) {
         if (o instanceof RvtMr) {
             RvtMr mr = (RvtMr) o;
             if (mr.key != rkey || mr.state != RvtMr.VALID || mr.pd != pd || (mr.access & access) != access

@@ -71,6 +71,8 @@ final class Responder {
 
     // the RDMA WRITE in progress
     private RvtMr writeMr;
+    /** What the WRITE's rkey named at its first packet (an MR or a window), checked again for the others. */
+    private Object writeTarget;
     private int writeRkey;
     private long writeVa;
     private long writeResid;
@@ -104,6 +106,7 @@ final class Responder {
         dropMsg = false;
         wqeValid = false;
         writeMr = null;
+        writeTarget = null;
         resHead = 0;
         for (Res r : res) {
             r.valid = false;
@@ -422,13 +425,14 @@ final class Responder {
                 writeResid = len;
                 writeLength = len;
                 writeRkey = rkey;
+                writeTarget = len == 0 ? null : qp.dev.mem.lookup(rkey);
                 writeMr = len == 0 ? null
-                        : qp.dev.mem.rkeyOk(qp.pd, qp, rkey, va, len, AccessFlags.REMOTE_WRITE);
+                        : qp.dev.mem.rkeyOk(writeTarget, qp.pd, qp, rkey, va, len, AccessFlags.REMOTE_WRITE);
                 if (len != 0 && writeMr == null) {
                     return State.ERR_RKEY_VIOLATION;
                 }
             } else if (writeResid > 0 && (writeMr == null || writeMr.state != RvtMr.VALID
-                    || qp.dev.mem.rkeyOk(qp.pd, qp, writeRkey, writeVa, writeResid, AccessFlags.REMOTE_WRITE) == null)) {
+                    || qp.dev.mem.rkeyOk(writeTarget, qp.pd, qp, writeRkey, writeVa, writeResid, AccessFlags.REMOTE_WRITE) == null)) {
                 return State.ERR_RKEY_VIOLATION;
             }
         } else if ((m & Opcodes.READ) != 0) {
@@ -508,6 +512,7 @@ final class Responder {
             opcode = -1;
             msn = (msn + 1) & Psn.MASK;
             writeMr = null;
+            writeTarget = null;
         } else {
             opcode = pkt.opcode;
         }
@@ -829,6 +834,7 @@ final class Responder {
             dropMsg = true;
             opcode = -1;
             writeMr = null;
+            writeTarget = null;
             if (st == WcStatus.LOC_PROT_ERR) {
                 abortWqe(st);
                 qp.error(WcStatus.WR_FLUSH_ERR);
