@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.rdma.core.internal.verbs.CoreDevice;
+import org.rdma.fabric.Packet;
 import org.rdma.rvt.RvtDevice;
 import org.rdma.rvt.RvtDriver;
 import org.rdma.rvt.RvtPacket;
@@ -123,6 +124,9 @@ final class Wire implements HcaPair {
             r.payload = pkt.payload;
             r.payloadOffset = pkt.payloadOffset;
             r.payloadLength = pkt.payloadLength;
+            r.segments = pkt.segments;
+            r.startsMessage = pkt.startsMessage;
+            r.endsMessage = pkt.endsMessage;
             r.port = 1;
             r.slid = lid;
             r.dlid = pkt.av.dlid;
@@ -134,6 +138,12 @@ final class Wire implements HcaPair {
                 d.release(r);
             }
             return 0;
+        }
+
+        /** Trains go through whole, as mlx4sim's InfiniBand ports take them. */
+        @Override
+        public int maxSegments(int port) {
+            return Packet.MAX_SEGMENTS;
         }
 
         /**
@@ -201,10 +211,11 @@ final class Wire implements HcaPair {
 
         @Override
         public void retainPayload(RvtPacket p) {
-            if (copy == null) {
-                copy = ByteBuffer.allocateDirect(4096);
+            int total = p.payloadLength * p.segments;
+            if (copy == null || copy.capacity() < total) {
+                copy = ByteBuffer.allocateDirect(Math.max(4096, total));
             }
-            copy.put(0, p.payload, p.payloadOffset, p.payloadLength);
+            copy.put(0, p.payload, p.payloadOffset, total);
             p.payload = copy;
             p.payloadOffset = 0;
             p.payloadStable = true;
