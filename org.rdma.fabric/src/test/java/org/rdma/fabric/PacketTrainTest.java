@@ -41,19 +41,13 @@ class PacketTrainTest {
                 });
     }
 
-    /** The sender's memory: {@code n * LEN} bytes from {@link #OFF}, byte i of segment s is (s * 37 + i * 3 + 1). */
+    /** The sender's memory: {@code n * len} bytes from {@link #OFF} ({@link Pkts#trainMemory}). */
     private static ByteBuffer memory(int n, int len) {
-        ByteBuffer mr = ByteBuffer.allocate(OFF + n * len + 11);
-        for (int s = 0; s < n; s++) {
-            for (int i = 0; i < len; i++) {
-                mr.put(OFF + s * len + i, expected(s, i));
-            }
-        }
-        return mr;
+        return Pkts.trainMemory(ByteBuffer.allocate(OFF + n * len + 11), OFF, n, len);
     }
 
     private static byte expected(int segment, int i) {
-        return (byte) (segment * 37 + i * 3 + 1);
+        return Pkts.trainByte(segment, i);
     }
 
     /** A train of {@code n} RC WRITE MIDDLE packets of LEN bytes, unpooled; FECN, SE, M and reserved bits set so header copies are checked bit for bit. */

@@ -17,6 +17,24 @@ import org.rdma.verbs.wire.UdpHeader;
 
 /** Builds real IBTA packets for the tests, the way a driver's transmit path does. */
 final class Pkts {
+    /**
+     * Fills {@code mr} with {@code n} payloads of {@code len} bytes from {@code off}, as a sender's
+     * memory under a train: byte {@code i} of payload {@code s} is {@link #trainByte(int, int)}.
+     */
+    static ByteBuffer trainMemory(ByteBuffer mr, int off, int n, int len) {
+        for (int s = 0; s < n; s++) {
+            for (int i = 0; i < len; i++) {
+                mr.put(off + s * len + i, trainByte(s, i));
+            }
+        }
+        return mr;
+    }
+
+    /** Byte {@code i} of payload {@code s} in {@link #trainMemory}. */
+    static byte trainByte(int s, int i) {
+        return (byte) (s * 37 + i * 3 + 1);
+    }
+
     static final int UD_HDR = Lrh.IB_LRH_BYTES + Bth.IB_BTH_BYTES + Deth.IB_DETH_BYTES;
 
     private Pkts() {

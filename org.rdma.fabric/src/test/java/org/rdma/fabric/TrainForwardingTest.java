@@ -92,19 +92,13 @@ class TrainForwardingTest {
         }
     }
 
-    /** The sender's memory: byte i of packet s is (s * 41 + i * 7 + 3). */
+    /** The sender's memory: {@code packets * LEN} bytes from {@link #OFF} ({@link Pkts#trainMemory}). */
     private static ByteBuffer memory(int packets) {
-        ByteBuffer mr = ByteBuffer.allocateDirect(OFF + packets * LEN + 5);
-        for (int s = 0; s < packets; s++) {
-            for (int i = 0; i < LEN; i++) {
-                mr.put(OFF + s * LEN + i, expected(s, i));
-            }
-        }
-        return mr;
+        return Pkts.trainMemory(ByteBuffer.allocateDirect(OFF + packets * LEN + 5), OFF, packets, LEN);
     }
 
     private static byte expected(int packet, int i) {
-        return (byte) (packet * 41 + i * 7 + 3);
+        return Pkts.trainByte(packet, i);
     }
 
     private static Packet train(FabricPort from, int dlid, boolean ackReq, ByteBuffer mr) {
