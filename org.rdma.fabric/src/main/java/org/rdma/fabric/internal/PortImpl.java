@@ -245,12 +245,7 @@ class PortImpl implements FabricPort {
             p.release();
             return;
         }
-        int n = p.segments();
-        if (n == 1) {
-            counters.packet(Counters.XMIT_PKTS, Counters.XMIT_DATA, bytes >>> 2, Counters.MULTICAST_XMIT_PKTS, mc);
-        } else {
-            counters.add(Counters.XMIT_PKTS, n, Counters.XMIT_DATA, trainWords(p, bytes, n));
-        }
+        countTraffic(p, bytes, mc, Counters.XMIT_PKTS, Counters.XMIT_DATA, Counters.MULTICAST_XMIT_PKTS);
         l.carry(this, p, bytes, mc);
     }
 
@@ -271,9 +266,18 @@ class PortImpl implements FabricPort {
         return p.headerLength + p.payloadLength + p.padCount + (p.hasIcrc() ? Icrc.ICRC_BYTES : 0);
     }
 
-    /** The data words of the {@code n} packets of train {@code p}, whose first packet has {@code bytes}. */
-    private static long trainWords(Packet p, int bytes, int n) {
-        return (long) n * (bytes >>> 2) - (long) (n - 1) * (p.firstExtra() >>> 2);
+    /**
+     * Packets, data words and multicast packets of {@code p}, whose (first) packet has {@code bytes}
+     * {@linkplain #dataBytes data bytes}: each packet of a train counts, the FIRST's extension
+     * headers once (unicast is derived: {@link Counters#get}; trains are never multicast).
+     */
+    private void countTraffic(Packet p, int bytes, boolean mc, int pkts, int data, int multicast) {
+        int n = p.segments();
+        if (n == 1) {
+            counters.packet(pkts, data, bytes >>> 2, multicast, mc);
+        } else {
+            counters.add(pkts, n, data, (long) n * (bytes >>> 2) - (long) (n - 1) * (p.firstExtra() >>> 2));
+        }
     }
 
     /** Whether the packet counts in PortMulticastXmitPkts/RcvPkts. */
@@ -303,12 +307,8 @@ class PortImpl implements FabricPort {
             }
             p.clearMaterialized();
         }
+        countTraffic(p, bytes, mc, Counters.RCV_PKTS, Counters.RCV_DATA, Counters.MULTICAST_RCV_PKTS);
         int n = p.segments();
-        if (n == 1) {
-            counters.packet(Counters.RCV_PKTS, Counters.RCV_DATA, bytes >>> 2, Counters.MULTICAST_RCV_PKTS, mc);
-        } else {
-            counters.add(Counters.RCV_PKTS, n, Counters.RCV_DATA, trainWords(p, bytes, n));
-        }
         if (linkLayer == LinkLayer.INFINIBAND) {
             // The port's state first: reading a volatile field after a header byte would make
             // the compiler read that byte again for each later check.
