@@ -131,10 +131,14 @@ class TrainTest {
     }
 
     Host.Qp[] rcPair() {
+        return rcPair(ops.mtu);
+    }
+
+    Host.Qp[] rcPair(Mtu mtu) {
         Host.Qp qa = ops.a.createQp(ops.pa, QpType.RC, 1, null);
         Host.Qp qb = ops.b.createQp(ops.pb, QpType.RC, 1, null);
-        Ops.toRts(qa, QpType.RC, ops.toB.get(), qb.qpn(), ops.mtu, 1);
-        Ops.toRts(qb, QpType.RC, ops.toA.get(), qa.qpn(), ops.mtu, 1);
+        Ops.toRts(qa, QpType.RC, ops.toB.get(), qb.qpn(), mtu, 1);
+        Ops.toRts(qb, QpType.RC, ops.toA.get(), qa.qpn(), mtu, 1);
         return new Host.Qp[] {qa, qb};
     }
 
@@ -568,6 +572,59 @@ class TrainTest {
                 "packets arriving " + how + ": A sent " + sent + " (" + atB + "); B's RCVD_PKTS "
                         + delta(t.db, cb, RvtCounter.RCVD_PKTS) + " + RCV_DROPPED " + delta(t.db, cb, RvtCounter.RCV_DROPPED));
         assertEquals(1, delta(t.db, cb, RvtCounter.RCVD_PKTS), "only the FIRST reached the QP (" + how + ")");
+    }
+
+    /**
+     * 6c. A WRITE that crosses in several trains (path MTU 256: every 64th packet asks for an ACK
+     * and ends a train), its target deregistered before the second arrives: B executes the first
+     * train, refuses the second at its first packet (REM_ACCESS_ERR, as for any packet into a
+     * region no longer valid) and moves none of its bytes.
+     */
+    @Test
+    void aTrainContinuingAWriteIntoADeregisteredRegionMovesNoByte() {
+        Host.Qp[] q = rcPair(Mtu.MTU_256);
+        int len = 40 * 1024;
+        long iova = 0x800000;
+        FakeMr target = ops.b.regMr(ops.pb, ops.bb.slice(0, len), iova,
+                AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
+        List<Seen> atB = new ArrayList<>();
+        PacketSink io = t.db.port(1).io;
+        t.db.fabricPort(1).setSink(new PacketSink() {
+            @Override
+            public void receive(Packet p) {
+                int bth = p.bthOffset();
+                if (bth >= 0 && p.vl() != Packet.VL15) {
+                    if (p.opcode(bth) == WRITE_MIDDLE && p.segments() > 1) {
+                        target.dereg();
+                    }
+                    atB.add(new Seen(p.opcode(bth), p.psn(bth), p.segments(), p.endsMessage(), p.ackReq(bth),
+                            false, p.payloadLength, p.padCount, p.headerLength - bth, p.startsMessage()));
+                }
+                io.receive(p);
+            }
+
+            @Override
+            public boolean receivesTrains() {
+                return io.receivesTrains();
+            }
+        });
+        byte[] before = snapshotB();
+        EnumMap<RvtCounter, Long> ca = counters(t.da);
+        EnumMap<RvtCounter, Long> cb = counters(t.db);
+        assertEquals(0, q[0].p().postSend(write(WrOpcode.RDMA_WRITE, 1, 0, len, iova, target.rkey()), null));
+
+        List<Wc> wcs = ops.waiter.await(q[0].scq(), 1);
+        assertEquals(WcStatus.REM_ACCESS_ERR, wcs.get(0).status, wcs.get(0).toString());
+        assertEquals(List.of(new Seen(WRITE_FIRST, PSN0, 64, false, true, false, 256, 0, 12 + RETH, true),
+                new Seen(WRITE_MIDDLE, PSN0 + 64, 64, false, true, false, 256, 0, 12, false)), atB.subList(0, 2),
+                "the first two trains B's port received: " + atB);
+        byte[] now = ops.bb.array();
+        for (int i = 0; i < now.length; i++) {
+            assertEquals(i < 64 * 256 ? ops.ba.get(i) : before[i], now[i], "B's byte " + i);
+        }
+        assertEquals(64 + 1, delta(t.db, cb, RvtCounter.RCVD_PKTS), "the first train and the refused packet");
+        assertEquals(delta(t.da, ca, RvtCounter.SENT_PKTS) - 65, delta(t.db, cb, RvtCounter.RCV_DROPPED),
+                "every other packet A sent was dropped");
     }
 
     /**

@@ -138,6 +138,9 @@ final class Responder {
      * after a FIRST the descriptor becomes a MIDDLE.
      */
     private void processTrain(RvtPacket p) {
+        if (!RvtQp.TRACE && writeTrain(p)) {
+            return;
+        }
         boolean ackReq = Hdr.bthAckReq(p.hdr);
         Hdr.setBthAckReq(p.hdr, false);
         for (int left = p.segments; ; ) {
@@ -167,6 +170,105 @@ final class Responder {
                 setOpcode(p, p.opcode + 1);
             }
         }
+    }
+
+    /**
+     * Header prediction for a train of RDMA WRITE packets (the fast path hfi1 takes for a packet
+     * that is exactly the one expected): when the train is next in sequence, continues or starts a
+     * WRITE as the operation sequence allows, is as long as the WRITE's length allows and lands in
+     * memory the rkey still grants, every packet would pass every check, and the checks made once
+     * over the train's whole range decide for each of them (the later packets' ranges lie inside
+     * it). Then the train executes as one: one copy, the PSN moved past it, and the ACK its last
+     * packet asks for. Returns false, having changed nothing, for any other train, which then goes
+     * packet by packet through the state machine.
+     */
+    private boolean writeTrain(RvtPacket p) {
+        int m = p.mask;
+        int mtu = qp.pmtu;
+        QpState st = qp.state;
+        if ((m & Opcodes.WRITE) == 0 || p.psn != psn || p.payloadLength != mtu || !qp.isRc()
+                || st != QpState.RTR && st != QpState.RTS && st != QpState.SQD && st != QpState.SQE
+                || !qp.allows(AccessFlags.REMOTE_WRITE)) {
+            return false;
+        }
+        long total = (long) p.segments * mtu;
+        byte[] h = p.hdr;
+        int op = p.opcode;
+        Object target;
+        RvtMr mr;
+        long va;
+        long resid;
+        int rkey;
+        if ((m & Opcodes.START) != 0) {
+            if (opcode != -1) {
+                return false;
+            }
+            va = Hdr.rethVa(h, op);
+            rkey = Hdr.rethRkey(h, op);
+            resid = Hdr.rethLen(h, op);
+            if (!fits(p, resid, total)) {
+                return false;
+            }
+            target = qp.dev.mem.lookup(rkey);
+        } else {
+            if (opcode == -1 || (Opcodes.mask(opcode) & Opcodes.WRITE) == 0) {
+                return false;
+            }
+            va = writeVa;
+            rkey = writeRkey;
+            resid = writeResid;
+            target = writeTarget;
+            if (!fits(p, resid, total) || writeMr == null || writeMr.state != RvtMr.VALID) {
+                return false;
+            }
+        }
+        mr = qp.dev.mem.rkeyOk(target, qp.pd, qp, rkey, va, resid, AccessFlags.REMOTE_WRITE);
+        if (mr == null || mr.sig != null || (m & Opcodes.START) == 0 && mr != writeMr) {
+            return false;
+        }
+        sentPsnNak = false;
+        qp.commEst();
+        if ((m & Opcodes.START) != 0) {
+            writeLength = resid;
+            writeRkey = rkey;
+            writeTarget = target;
+            writeMr = mr;
+        }
+        writeVa = va;
+        writeResid = resid;
+        pkt = p;
+        boolean copied = writeData((int) total);
+        pkt = null;
+        if (!copied) {
+            // rkeyOk() vouched for the range; memory that still fails to translate is what the
+            // packet that met it would have reported
+            pkt = p;
+            step(State.ERR_RKEY_VIOLATION);
+            pkt = null;
+            return true;
+        }
+        int lastPsn = Psn.add(p.psn, p.segments - 1);
+        psn = Psn.add(lastPsn, 1);
+        if (p.endsMessage) {
+            opcode = -1;
+            msn = (msn + 1) & Psn.MASK;
+            writeMr = null;
+            writeTarget = null;
+        } else {
+            opcode = p.startsMessage ? op + 1 : op;
+        }
+        if (Hdr.bthAckReq(h)) {
+            qp.sendAck(qp.ackSyndrome(), lastPsn);
+        }
+        return true;
+    }
+
+    /**
+     * Whether a WRITE with {@code resid} bytes left takes a train of {@code total}: each MIDDLE
+     * packet may take up to what is left, a LAST exactly that.
+     */
+    private static boolean fits(RvtPacket p, long resid, long total) {
+        return p.endsMessage ? resid == total : resid >= total;
     }
 
     /** The QP state in which the receive demultiplexer drops requests. */
