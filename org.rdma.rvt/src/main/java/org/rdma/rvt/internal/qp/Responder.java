@@ -173,14 +173,14 @@ final class Responder {
     }
 
     /**
-     * Header prediction for a train of RDMA WRITE packets (the fast path hfi1 takes for a packet
-     * that is exactly the one expected): when the train is next in sequence, continues or starts a
-     * WRITE as the operation sequence allows, is as long as the WRITE's length allows and lands in
-     * memory the rkey still grants, every packet would pass every check, and the checks made once
-     * over the train's whole range decide for each of them (the later packets' ranges lie inside
-     * it). Then the train executes as one: one copy, the PSN moved past it, and the ACK its last
-     * packet asks for. Returns false, having changed nothing, for any other train, which then goes
-     * packet by packet through the state machine.
+     * Header prediction for a train of RDMA WRITE packets (as {@code tcp_rcv_established()} takes
+     * the segment it expects on a fast path): when the train is next in sequence, continues or
+     * starts a WRITE as the operation sequence allows, is as long as the WRITE's length allows and
+     * lands in memory the rkey still grants, every packet would pass every check, and the checks
+     * made once over the train's whole range decide for each of them (the later packets' ranges lie
+     * inside it). Then the train executes as one: one copy, the PSN moved past it, and the ACK its
+     * last packet asks for. Returns false, having changed nothing, for any other train, which then
+     * goes packet by packet through the state machine.
      */
     private boolean writeTrain(RvtPacket p) {
         int m = p.mask;
