@@ -183,52 +183,48 @@ final class Responder {
      * goes packet by packet through the state machine.
      */
     private boolean writeTrain(RvtPacket p) {
-        int m = p.mask;
         int mtu = qp.pmtu;
         QpState st = qp.state;
-        if ((m & Opcodes.WRITE) == 0 || p.psn != psn || p.payloadLength != mtu || !qp.isRc()
+        if ((p.mask & Opcodes.WRITE) == 0 || p.psn != psn || p.payloadLength != mtu || !qp.isRc()
                 || st != QpState.RTR && st != QpState.RTS && st != QpState.SQD && st != QpState.SQE
                 || !qp.allows(AccessFlags.REMOTE_WRITE)) {
             return false;
         }
         long total = (long) p.segments * mtu;
-        byte[] h = p.hdr;
-        int op = p.opcode;
+        boolean starts = p.startsMessage;
         Object target;
-        RvtMr mr;
         long va;
         long resid;
         int rkey;
-        if ((m & Opcodes.START) != 0) {
+        if (starts) {
             if (opcode != -1) {
                 return false;
             }
-            va = Hdr.rethVa(h, op);
-            rkey = Hdr.rethRkey(h, op);
-            resid = Hdr.rethLen(h, op);
-            if (!fits(p, resid, total)) {
-                return false;
-            }
+            va = Hdr.rethVa(p.hdr, p.opcode);
+            rkey = Hdr.rethRkey(p.hdr, p.opcode);
+            resid = Hdr.rethLen(p.hdr, p.opcode);
             target = qp.dev.mem.lookup(rkey);
         } else {
-            if (opcode == -1 || (Opcodes.mask(opcode) & Opcodes.WRITE) == 0) {
+            if (opcode == -1 || (Opcodes.mask(opcode) & Opcodes.WRITE) == 0 || writeMr == null
+                    || writeMr.state != RvtMr.VALID) {
                 return false;
             }
             va = writeVa;
             rkey = writeRkey;
             resid = writeResid;
             target = writeTarget;
-            if (!fits(p, resid, total) || writeMr == null || writeMr.state != RvtMr.VALID) {
-                return false;
-            }
         }
-        mr = qp.dev.mem.rkeyOk(target, qp.pd, qp, rkey, va, resid, AccessFlags.REMOTE_WRITE);
-        if (mr == null || mr.sig != null || (m & Opcodes.START) == 0 && mr != writeMr) {
+        if (p.endsMessage ? resid != total : resid < total) {
+            // a MIDDLE packet may take up to what is left of the WRITE, its LAST exactly that
+            return false;
+        }
+        RvtMr mr = qp.dev.mem.rkeyOk(target, qp.pd, qp, rkey, va, resid, AccessFlags.REMOTE_WRITE);
+        if (mr == null || mr.sig != null || !starts && mr != writeMr) {
             return false;
         }
         sentPsnNak = false;
         qp.commEst();
-        if ((m & Opcodes.START) != 0) {
+        if (starts) {
             writeLength = resid;
             writeRkey = rkey;
             writeTarget = target;
@@ -237,16 +233,14 @@ final class Responder {
         writeVa = va;
         writeResid = resid;
         pkt = p;
-        boolean copied = writeData((int) total);
-        pkt = null;
-        if (!copied) {
-            // rkeyOk() vouched for the range; memory that still fails to translate is what the
-            // packet that met it would have reported
-            pkt = p;
+        if (!writeData((int) total)) {
+            // rkeyOk() vouched for the range; memory that fails to translate all the same is
+            // refused as the packet that met it would have been
             step(State.ERR_RKEY_VIOLATION);
             pkt = null;
             return true;
         }
+        pkt = null;
         int lastPsn = Psn.add(p.psn, p.segments - 1);
         psn = Psn.add(lastPsn, 1);
         if (p.endsMessage) {
@@ -255,20 +249,12 @@ final class Responder {
             writeMr = null;
             writeTarget = null;
         } else {
-            opcode = p.startsMessage ? op + 1 : op;
+            opcode = starts ? p.opcode + 1 : p.opcode;
         }
-        if (Hdr.bthAckReq(h)) {
+        if (Hdr.bthAckReq(p.hdr)) {
             qp.sendAck(qp.ackSyndrome(), lastPsn);
         }
         return true;
-    }
-
-    /**
-     * Whether a WRITE with {@code resid} bytes left takes a train of {@code total}: each MIDDLE
-     * packet may take up to what is left, a LAST exactly that.
-     */
-    private static boolean fits(RvtPacket p, long resid, long total) {
-        return p.endsMessage ? resid == total : resid >= total;
     }
 
     /** The QP state in which the receive demultiplexer drops requests. */
