@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -96,6 +97,11 @@ class TrainTest {
 
     /** Puts a recorder in front of the driver's sink on {@code d}'s port 1 (data VLs only). */
     static List<Seen> tap(Mlx4Device d) {
+        return tap(d, p -> { });
+    }
+
+    /** {@link #tap(Mlx4Device)}, running {@code before} on each data packet before the driver gets it. */
+    static List<Seen> tap(Mlx4Device d, Consumer<Packet> before) {
         List<Seen> seen = new ArrayList<>();
         PacketSink io = d.port(1).io;
         d.fabricPort(1).setSink(new PacketSink() {
@@ -103,6 +109,7 @@ class TrainTest {
             public void receive(Packet p) {
                 int bth = p.bthOffset();
                 if (bth >= 0 && p.vl() != Packet.VL15) {
+                    before.accept(p);
                     seen.add(new Seen(p.opcode(bth), p.psn(bth), p.segments(), p.endsMessage(), p.ackReq(bth),
                             p.solicitedEvent(bth), p.payloadLength, p.padCount, p.headerLength - bth, p.startsMessage()));
                 }
@@ -587,25 +594,9 @@ class TrainTest {
         long iova = 0x800000;
         FakeMr target = ops.b.regMr(ops.pb, ops.bb.slice(0, len), iova,
                 AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
-        List<Seen> atB = new ArrayList<>();
-        PacketSink io = t.db.port(1).io;
-        t.db.fabricPort(1).setSink(new PacketSink() {
-            @Override
-            public void receive(Packet p) {
-                int bth = p.bthOffset();
-                if (bth >= 0 && p.vl() != Packet.VL15) {
-                    if (p.opcode(bth) == WRITE_MIDDLE && p.segments() > 1) {
-                        target.dereg();
-                    }
-                    atB.add(new Seen(p.opcode(bth), p.psn(bth), p.segments(), p.endsMessage(), p.ackReq(bth),
-                            false, p.payloadLength, p.padCount, p.headerLength - bth, p.startsMessage()));
-                }
-                io.receive(p);
-            }
-
-            @Override
-            public boolean receivesTrains() {
-                return io.receivesTrains();
+        List<Seen> atB = tap(t.db, p -> {
+            if (p.opcode(p.bthOffset()) == WRITE_MIDDLE && p.segments() > 1) {
+                target.dereg();
             }
         });
         byte[] before = snapshotB();
