@@ -184,10 +184,8 @@ final class Responder {
      */
     private boolean writeTrain(RvtPacket p) {
         int mtu = qp.pmtu;
-        QpState st = qp.state;
         if ((p.mask & Opcodes.WRITE) == 0 || p.psn != psn || p.payloadLength != mtu || !qp.isRc()
-                || st != QpState.RTR && st != QpState.RTS && st != QpState.SQD && st != QpState.SQE
-                || !qp.allows(AccessFlags.REMOTE_WRITE)) {
+                || !executesRequests() || !qp.allows(AccessFlags.REMOTE_WRITE)) {
             return false;
         }
         long total = (long) p.segments * mtu;
@@ -244,10 +242,7 @@ final class Responder {
         int lastPsn = Psn.add(p.psn, p.segments - 1);
         psn = Psn.add(lastPsn, 1);
         if (p.endsMessage) {
-            opcode = -1;
-            msn = (msn + 1) & Psn.MASK;
-            writeMr = null;
-            writeTarget = null;
+            endMessage();
         } else {
             opcode = starts ? p.opcode + 1 : p.opcode;
         }
@@ -255,6 +250,20 @@ final class Responder {
             qp.sendAck(qp.ackSyndrome(), lastPsn);
         }
         return true;
+    }
+
+    /** The QP states in which the responder executes requests. */
+    private boolean executesRequests() {
+        QpState st = qp.state;
+        return st == QpState.RTR || st == QpState.RTS || st == QpState.SQD || st == QpState.SQE;
+    }
+
+    /** A message's last packet executed: the next one starts a message, with the next MSN. */
+    private void endMessage() {
+        opcode = -1;
+        msn = (msn + 1) & Psn.MASK;
+        writeMr = null;
+        writeTarget = null;
     }
 
     /** The QP state in which the receive demultiplexer drops requests. */
@@ -271,8 +280,7 @@ final class Responder {
 
     /** One request packet through the state machine. */
     private void process(RvtPacket p) {
-        QpState st = qp.state;
-        if (st != QpState.RTR && st != QpState.RTS && st != QpState.SQD && st != QpState.SQE) {
+        if (!executesRequests()) {
             return;
         }
         pkt = p;
@@ -597,10 +605,7 @@ final class Responder {
             psn = Psn.add(pkt.psn, 1);
         }
         if ((m & Opcodes.END) != 0) {
-            opcode = -1;
-            msn = (msn + 1) & Psn.MASK;
-            writeMr = null;
-            writeTarget = null;
+            endMessage();
         } else {
             opcode = pkt.opcode;
         }
