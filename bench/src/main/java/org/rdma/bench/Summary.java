@@ -69,6 +69,7 @@ public final class Summary {
         System.out.printf(Locale.ROOT, fmt, "  posted in lists of " + DatapathBench.POST_LIST, mps(list),
                 mps(MSG_RATE_TARGET) + " (target)", f2(list / MSG_RATE_TARGET), ">= 1.00", ok(list >= MSG_RATE_TARGET)
                         + range(results, "write8list", 1e-6, " M"));
+        System.out.printf(Locale.ROOT, fmt, "  (in lists, per 64 KiB copy)", f2(list / copy), "", "", "", "");
         for (String name : new String[] {"write64k", "write8", "write8list", "copy64k"}) {
             double alloc = secondary(results, name, "gc.alloc.rate.norm");
             System.out.printf(Locale.ROOT, fmt, "bytes allocated / op, " + name,
