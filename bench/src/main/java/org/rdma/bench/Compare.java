@@ -1,15 +1,6 @@
 package org.rdma.bench;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.lang.reflect.Method;
-import java.net.MalformedURLException;
-import java.net.URL;
-import java.net.URLClassLoader;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Locale;
 
 /**
@@ -22,9 +13,8 @@ import java.util.Locale;
  *
  * <pre>java -cp bench/target/benchmarks.jar org.rdma.bench.Compare OLD.jar NEW.jar [workload [rounds [seconds]]]</pre>
  *
- * The {@code Workload} class is taken from the jar running the comparison and defined anew in each
- * loader, so an old jar built before it existed can be compared too (it needs {@code Writer},
- * {@code Subnet} and {@code Wire} as they are today).
+ * Each jar's workload is an {@link IsolatedWorkload}, so an old jar built before {@code Workload}
+ * existed can be compared too.
  */
 public final class Compare {
     private Compare() {
@@ -46,9 +36,10 @@ public final class Compare {
         String name = args.length > 2 ? args[2] : "write8list";
         int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 12;
         long roundNanos = (long) ((args.length > 4 ? Double.parseDouble(args[4]) : 1.0) * 1e9);
-        Build[] builds = {new Build(Path.of(args[0]), name), new Build(Path.of(args[1]), name)};
+        IsolatedWorkload[] builds = {new IsolatedWorkload(Path.of(args[0]), name),
+                new IsolatedWorkload(Path.of(args[1]), name)};
         for (int k = 0; k < 4; k++) {
-            for (Build b : builds) {
+            for (IsolatedWorkload b : builds) {
                 b.round(roundNanos);
             }
         }
@@ -62,87 +53,14 @@ public final class Compare {
             }
             ratio[k] = ns[1][k] / ns[0][k];
         }
-        for (Build b : builds) {
+        for (IsolatedWorkload b : builds) {
             b.close();
         }
         System.out.printf(Locale.ROOT, "%s, CPU ns per message in %d alternating rounds of %.1f s%n", name, rounds,
                 roundNanos / 1e9);
-        System.out.printf(Locale.ROOT, "  old %s: %s (median %.1f)%n", args[0], list(ns[0]), median(ns[0]));
-        System.out.printf(Locale.ROOT, "  new %s: %s (median %.1f)%n", args[1], list(ns[1]), median(ns[1]));
-        double[] r = ratio.clone();
-        Arrays.sort(r);
-        System.out.printf(Locale.ROOT, "  new/old: median %.3f, rounds %.3f .. %.3f%n", median(ratio), r[0], r[rounds - 1]);
-    }
-
-    private static double median(double[] x) {
-        double[] s = x.clone();
-        Arrays.sort(s);
-        return s[s.length / 2];
-    }
-
-    private static String list(double[] x) {
-        StringBuilder b = new StringBuilder();
-        for (double v : x) {
-            b.append(b.length() == 0 ? "" : " ").append(String.format(Locale.ROOT, "%.0f", v));
-        }
-        return b.toString();
-    }
-
-    /** One jar, its loader and its workload. */
-    private static final class Build {
-        private final Object workload;
-        private final Method round;
-
-        Build(Path jar, String name) throws Exception {
-            WorkloadLoader loader = new WorkloadLoader(jar);
-            Class<?> c = loader.loadClass(Workload.class.getName());
-            workload = c.getConstructor(String.class).newInstance(name);
-            round = c.getMethod("run", long.class);
-        }
-
-        double round(long nanos) throws Exception {
-            return (double) round.invoke(workload, nanos);
-        }
-
-        void close() throws Exception {
-            ((AutoCloseable) workload).close();
-        }
-    }
-
-    /** Everything from the jar, except {@link Workload}, whose bytes come from this jar. */
-    private static final class WorkloadLoader extends URLClassLoader {
-        WorkloadLoader(Path jar) throws MalformedURLException {
-            super(new URL[] {jar.toUri().toURL()}, ClassLoader.getPlatformClassLoader());
-            if (!Files.isRegularFile(jar)) {
-                throw new IllegalArgumentException("no such jar: " + jar);
-            }
-        }
-
-        @Override
-        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-            if (!name.equals(Workload.class.getName())) {
-                return super.loadClass(name, resolve);
-            }
-            synchronized (getClassLoadingLock(name)) {
-                Class<?> c = findLoadedClass(name);
-                if (c == null) {
-                    byte[] b = bytesOf(name);
-                    c = defineClass(name, b, 0, b.length);
-                }
-                return c;
-            }
-        }
-
-        private static byte[] bytesOf(String name) {
-            String res = name.replace('.', '/') + ".class";
-            try (InputStream in = Compare.class.getClassLoader().getResourceAsStream(res)) {
-                if (in == null) {
-                    throw new IllegalStateException(res + " is not in the running jar");
-                }
-                return in.readAllBytes();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
+        System.out.printf(Locale.ROOT, "  old %s: %s (median %.1f)%n", args[0], Rounds.list(ns[0]), Rounds.median(ns[0]));
+        System.out.printf(Locale.ROOT, "  new %s: %s (median %.1f)%n", args[1], Rounds.list(ns[1]), Rounds.median(ns[1]));
+        System.out.printf(Locale.ROOT, "  new/old: median %.3f, rounds %.3f .. %.3f%n", Rounds.median(ratio),
+                Rounds.min(ratio), Rounds.max(ratio));
     }
 }
