@@ -17,7 +17,8 @@ import org.openjdk.jmh.util.Statistics;
  * include pattern on the command line selects) with the GC profiler and prints the summary table:
  * each figure, the baseline measured in the same run, the ratio and the target, and for the datapath
  * the range its measurement iterations spanned (on a shared machine that range, not the mean,
- * says what a difference between two runs means), and how a packet's time divides between the
+ * says what a difference between two runs means), the same targets {@linkplain Paired paired} with
+ * the baseline in alternating rounds (after a full run only), and how a packet's time divides between the
  * layers against what the targets leave it. JMH options on the
  * command line override the defaults (for example {@code -wi 2 -i 3 -f 1 -w 1s -r 1s} for a quick
  * look); {@code -h} lists them.
@@ -29,6 +30,8 @@ public final class Summary {
     static final double MSG_RATE_TARGET = 3e6;
     /** Target of the SA PathRecord query rate, queries per second. */
     static final double PATH_REC_TARGET = 100e3;
+    /** The tables' columns: name, figure, baseline, ratio, target, verdict. */
+    static final String FMT = "%-34s %16s %18s %9s %10s %s%n";
 
     private Summary() {
     }
@@ -40,7 +43,8 @@ public final class Summary {
             return;
         }
         OptionsBuilder b = Bench.defaults(cli, 2);
-        if (cli.getIncludes().isEmpty()) {
+        boolean all = cli.getIncludes().isEmpty();
+        if (all) {
             b.include(DatapathBench.class.getName() + ".*");
             b.include(LayerBench.class.getName() + ".*");
             b.include(ManagementBench.class.getName() + ".*");
@@ -58,7 +62,7 @@ public final class Summary {
         System.out.println();
         System.out.println("RDMA datapath benchmarks (mlx4sim HCA -> switch -> mlx4sim HCA, RC, MTU 4096, depth "
                 + DatapathBench.DEPTH + ", signal every " + DatapathBench.SIGNAL_EVERY + ")");
-        String fmt = "%-34s %16s %18s %9s %10s %s%n";
+        String fmt = FMT;
         System.out.printf(Locale.ROOT, fmt, "benchmark", "figure", "baseline", "ratio", "target", "");
         System.out.printf(Locale.ROOT, fmt, "RC WRITE 64 KiB bandwidth", gbps(writeBw), gbps(copyBw) + " (copy)",
                 f2(writeBw / copyBw), ">= " + BW_RATIO_TARGET, ok(writeBw / copyBw >= BW_RATIO_TARGET)
@@ -75,6 +79,9 @@ public final class Summary {
             System.out.printf(Locale.ROOT, fmt, "bytes allocated / op, " + name,
                     Double.isNaN(alloc) ? "n/a" : String.format(Locale.ROOT, "%.3f B", alloc), "", "",
                     "0 (< 1)", Double.isNaN(alloc) ? "" : ok(alloc < 1.0));
+        }
+        if (all) {
+            Paired.measure(Paired.ROUNDS, Paired.SECONDS).print(fmt);
         }
 
         layers(results, copyBw, big, list);
