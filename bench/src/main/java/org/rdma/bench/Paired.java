@@ -9,8 +9,10 @@ import java.util.Locale;
  * taken between neighbours. The JMH figures measure the WRITE and the copy in separate forks,
  * minutes apart; on a shared machine whose speed drifts by half over such a span, that puts the
  * drift into their ratio. Here both see the same moments, as {@link Compare}'s two builds do, and
- * the median of the rounds is the verdict, with the rounds' range beside it. Figures are thread
- * CPU time (the datapath runs on the posting thread, so that is all its work).
+ * the median of the rounds is the verdict, with the rounds' range beside it. The same moments are
+ * not a quiet machine: a busy host slows the WRITE path, whose working set is spread over many
+ * objects, more than the streaming copy. Figures are thread CPU time (the datapath runs on the
+ * posting thread, so that is all its work).
  *
  * <pre>java -cp bench/target/benchmarks.jar org.rdma.bench.Paired [rounds [seconds]]</pre>
  */
