@@ -72,25 +72,22 @@ public final class Paired {
         }
     }
 
-    /** Prints the figures in the summary's columns ({@code fmt}: name, figure, baseline, ratio, target, verdict). */
-    void print(String fmt) {
+    /** Prints the figures in the summary's columns. */
+    void print() {
+        String fmt = Summary.FMT;
         int n = bwRatio.length;
         System.out.printf(Locale.ROOT, "  paired with the copy in %d alternating rounds (thread CPU time; median, rounds' range):%n", n);
         double bw = Rounds.median(bwRatio);
-        System.out.printf(Locale.ROOT, fmt, "  RC WRITE 64 KiB / copy", "", "", f2(bw), ">= " + Summary.BW_RATIO_TARGET,
-                (bw >= Summary.BW_RATIO_TARGET ? "met" : "NOT met")
+        System.out.printf(Locale.ROOT, fmt, "  RC WRITE 64 KiB / copy", "", "", Summary.f2(bw), ">= " + Summary.BW_RATIO_TARGET,
+                Summary.ok(bw >= Summary.BW_RATIO_TARGET)
                         + String.format(Locale.ROOT, "  (rounds %.2f-%.2f)", Rounds.min(bwRatio), Rounds.max(bwRatio)));
         double rate = Rounds.median(msgRate);
         System.out.printf(Locale.ROOT, fmt, "  8 B WRITEs in lists of " + DatapathBench.POST_LIST,
-                String.format(Locale.ROOT, "%.2f M msg/s", rate / 1e6), "", f2(rate / Summary.MSG_RATE_TARGET), ">= 1.00",
-                (rate >= Summary.MSG_RATE_TARGET ? "met" : "NOT met") + String.format(Locale.ROOT,
+                Summary.mps(rate), "", Summary.f2(rate / Summary.MSG_RATE_TARGET), ">= 1.00",
+                Summary.ok(rate >= Summary.MSG_RATE_TARGET) + String.format(Locale.ROOT,
                         "  (rounds %.2f-%.2f M)", Rounds.min(msgRate) / 1e6, Rounds.max(msgRate) / 1e6));
-        System.out.printf(Locale.ROOT, fmt, "    per 64 KiB copy", f2(Rounds.median(msgsPerCopy)), "", "", "",
+        System.out.printf(Locale.ROOT, fmt, "    per 64 KiB copy", Summary.f2(Rounds.median(msgsPerCopy)), "", "", "",
                 String.format(Locale.ROOT, "(rounds %.2f-%.2f)", Rounds.min(msgsPerCopy), Rounds.max(msgsPerCopy)));
-    }
-
-    private static String f2(double v) {
-        return String.format(Locale.ROOT, "%.2f", v);
     }
 
     /**
@@ -102,6 +99,6 @@ public final class Paired {
     public static void main(String[] args) throws Exception {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : ROUNDS;
         double seconds = args.length > 1 ? Double.parseDouble(args[1]) : SECONDS;
-        measure(rounds, seconds).print(Summary.FMT);
+        measure(rounds, seconds).print();
     }
 }

@@ -81,7 +81,7 @@ public final class Summary {
                     "0 (< 1)", Double.isNaN(alloc) ? "" : ok(alloc < 1.0));
         }
         if (all) {
-            Paired.measure(Paired.ROUNDS, Paired.SECONDS).print(fmt);
+            Paired.measure(Paired.ROUNDS, Paired.SECONDS).print();
         }
 
         layers(results, copyBw, big, list);
@@ -190,15 +190,15 @@ public final class Summary {
         return String.format(Locale.ROOT, "%.2f GB/s", bytesPerSec / 1e9);
     }
 
-    private static String mps(double perSec) {
+    static String mps(double perSec) {
         return String.format(Locale.ROOT, "%.2f M msg/s", perSec / 1e6);
     }
 
-    private static String f2(double v) {
+    static String f2(double v) {
         return String.format(Locale.ROOT, "%.2f", v);
     }
 
-    private static String ok(boolean met) {
+    static String ok(boolean met) {
         return met ? "met" : "NOT met";
     }
 }
