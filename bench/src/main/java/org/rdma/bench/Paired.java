@@ -78,12 +78,12 @@ public final class Paired {
         int n = bwRatio.length;
         System.out.printf(Locale.ROOT, "  paired with the copy in %d alternating rounds (thread CPU time; median, rounds' range):%n", n);
         double bw = Rounds.median(bwRatio);
-        System.out.printf(Locale.ROOT, fmt, "  RC WRITE 64 KiB / copy", "", "", Summary.f2(bw), ">= " + Summary.BW_RATIO_TARGET,
+        System.out.printf(Locale.ROOT, fmt, "  RC WRITE 64 KiB / copy", "", "", Summary.ratio(bw, Summary.BW_RATIO_TARGET), ">= " + Summary.BW_RATIO_TARGET,
                 Summary.ok(bw >= Summary.BW_RATIO_TARGET)
                         + String.format(Locale.ROOT, "  (rounds %.2f-%.2f)", Rounds.min(bwRatio), Rounds.max(bwRatio)));
         double rate = Rounds.median(msgRate);
         System.out.printf(Locale.ROOT, fmt, "  8 B WRITEs in lists of " + DatapathBench.POST_LIST,
-                Summary.mps(rate), "", Summary.f2(rate / Summary.MSG_RATE_TARGET), ">= 1.00",
+                Summary.mps(rate), "", Summary.ratio(rate / Summary.MSG_RATE_TARGET, 1), ">= 1.00",
                 Summary.ok(rate >= Summary.MSG_RATE_TARGET) + String.format(Locale.ROOT,
                         "  (rounds %.2f-%.2f M)", Rounds.min(msgRate) / 1e6, Rounds.max(msgRate) / 1e6));
         System.out.printf(Locale.ROOT, fmt, "    per 64 KiB copy", Summary.f2(Rounds.median(msgsPerCopy)), "", "", "",
