@@ -40,9 +40,9 @@ public class DatapathBench {
     /** Every this many WRITEs one is signalled. */
     public static final int SIGNAL_EVERY = 32;
     /**
-     * Forks of each whole-path benchmark. The whole path settles in each JVM into one of two speeds
-     * about 1.7x apart, depending on where the JIT cut its one long synchronous call chain during
-     * the warm-up; one fork is one draw of that, three show both.
+     * Forks of each whole-path benchmark. The host's speed moves by up to 1.5x from one minute to
+     * the next (and the JIT may settle a JVM into a slower or faster compilation of the long
+     * synchronous call chain); one fork is one stretch of that, three show its spread.
      */
     public static final int WHOLE_PATH_FORKS = 3;
     /** WRITEs per post of {@link #write8list} (perftest's {@code --post_list}). */

@@ -155,8 +155,8 @@ public final class Summary {
     }
 
     /**
-     * Each fork's score when there were several (the whole path settles into one of two speeds per
-     * JVM, so their spread says more than the mean), then the lowest and highest measurement
+     * Each fork's score when there were several (each fork meets the host at another speed, so
+     * their spread says more than the mean), then the lowest and highest measurement
      * iteration of {@code name}; all times {@code scale}.
      */
     private static String range(Collection<RunResult> results, String name, double scale, String unit) {
