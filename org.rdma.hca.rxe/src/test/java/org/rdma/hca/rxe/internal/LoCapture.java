@@ -2,7 +2,6 @@ package org.rdma.hca.rxe.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -15,6 +14,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.rdma.verbs.wire.Icrc;
+import org.rdma.rvt.testkit.Peers;
 
 /**
  * A tshark capture on {@code lo} into a pcap file, and the checks a capture of rxe traffic must
@@ -35,7 +35,7 @@ final class LoCapture implements AutoCloseable {
 
     /** Starts capturing {@code filter} on lo into {@code file}; returns once tshark says it captures. */
     static LoCapture start(Path file, String filter) throws IOException, InterruptedException {
-        assumeTrue(CaptureTest.run(List.of("tshark", "-v")) != null, "tshark is not installed");
+        Peers.requireTshark();
         Process p = new ProcessBuilder("tshark", "-n", "-i", "lo", "-f", filter, "-F", "pcap", "-w", file.toString())
                 .redirectErrorStream(true).start();
         LoCapture c = new LoCapture(p, file);
@@ -62,7 +62,7 @@ final class LoCapture implements AutoCloseable {
         if (!ok) {
             c.close();
         }
-        assumeTrue(ok, () -> "tshark cannot capture on lo: " + c.log());
+        Peers.require(ok, "tshark cannot capture on lo: " + c.log());
         return c;
     }
 
