@@ -430,13 +430,17 @@ final class RxeNet implements AutoCloseable {
         if (fullSocket) {
             return false;
         }
+        // Counted before the write: the peer may answer, and the answer complete a request,
+        // before this thread goes on.
+        dev.txPackets.incrementAndGet();
         try {
             b.bb.limit(b.off + b.len).position(b.off);
             if ((b.dst == null ? b.ch.write(b.bb) : b.ch.send(b.bb, b.dst)) == 0) {
+                dev.txPackets.decrementAndGet();
                 return false;
             }
-            dev.txPackets.incrementAndGet();
         } catch (IOException | RuntimeException e) {
+            dev.txPackets.decrementAndGet();
             dev.txErrors.incrementAndGet();
         }
         return true;
