@@ -71,6 +71,7 @@ import org.rdma.verbs.wire.Icrc;
  * order), and counts it ({@link RxeDevice#rxFaultDrops()}).
  */
 final class RxeNet implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(RxeNet.class.getName());
     private static final int HEADROOM = RxeWire.IP6 + RxeWire.UDP;
     /** The largest datagram: headers, 4096 bytes of payload, pad, ICRC, with room to spare. */
     private static final int MAX_DATAGRAM = 8192;
@@ -104,6 +105,8 @@ final class RxeNet implements AutoCloseable {
     private RxSlot spare;
     /** The fault hook's decisions; used by the receive thread only. */
     private final SplittableRandom dropRandom;
+    /** Peers whose IPv4 ICRC mismatch was logged, each once; bounded, as the addresses come from the wire. */
+    private final Set<InetAddress> icrcNoticed = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
     /** Opens the receive sockets for {@code addrs} and starts the threads. */
@@ -594,6 +597,18 @@ final class RxeNet implements AutoCloseable {
         return lastSenderBytes;
     }
 
+    /**
+     * Says once per peer why its IPv4 packets fail: this driver computes IPv4 ICRCs as if the
+     * IP Identification were 0, while Linux rxe and RoCE NICs cover the one they sent.
+     */
+    private void noticeIpv4Icrc(InetAddress peer) {
+        if (icrcNoticed.size() < 64 && icrcNoticed.add(peer)) {
+            LOG.log(System.Logger.Level.WARNING, "{0}: bad ICRC from {1} (counted as icrc_err): over IPv4 this most "
+                    + "likely means the peer covered another IP Identification than 0 (Linux rxe and RoCE NICs "
+                    + "do); IPv6 GIDs interoperate", params.netdev, peer.getHostAddress());
+        }
+    }
+
     /** One datagram: ICRC check, header split, the RoCE fields, then the transport. */
     private void handle(RxSlot s, InetSocketAddress from, Local local) {
         if (params.rxDropProbability > 0 && dropRandom.nextDouble() < params.rxDropProbability) {
@@ -624,6 +639,9 @@ final class RxeNet implements AutoCloseable {
         bb.put(ip, b, ip, HEADROOM - ip);
         if (!Icrc.verifyRoceV2(bb, ip, HEADROOM - ip + n)) {
             dev.rxCrcErrors.incrementAndGet();
+            if (v4) {
+                noticeIpv4Icrc(srcIp);
+            }
             return;
         }
         bb.get(HEADROOM, b, HEADROOM, Math.min(n, RvtPacket.MAX_HDR));
