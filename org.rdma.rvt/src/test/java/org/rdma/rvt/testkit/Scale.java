@@ -30,9 +30,4 @@ public final class Scale {
                 throw new IllegalArgumentException(PROPERTY + "=" + s + ": expected ci or full");
         }
     }
-
-    /** @return whether the documented full-scale run was selected */
-    public static boolean full() {
-        return of(0, 1) == 1;
-    }
 }
