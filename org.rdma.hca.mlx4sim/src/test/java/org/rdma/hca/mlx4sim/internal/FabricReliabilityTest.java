@@ -225,8 +225,9 @@ class FabricReliabilityTest {
 
     /** A connection from HCA A to B ({@code fromA}) or back. */
     private RcConn conn(String name, boolean fromA, int timeout, int retryCnt, int rnrRetry, int minRnr) {
-        return fromA ? new RcConn(name, ha, hb, toB.get(), toA.get(), 3 + 2 * conns++, timeout, retryCnt, rnrRetry, minRnr)
-                : new RcConn(name, hb, ha, toA.get(), toB.get(), 3 + 2 * conns++, timeout, retryCnt, rnrRetry, minRnr);
+        int seed = 3 + 2 * conns++;
+        return fromA ? new RcConn(name, ha, hb, toB.get(), toA.get(), seed, timeout, retryCnt, rnrRetry, minRnr)
+                : new RcConn(name, hb, ha, toA.get(), toB.get(), seed, timeout, retryCnt, rnrRetry, minRnr);
     }
 
     /**

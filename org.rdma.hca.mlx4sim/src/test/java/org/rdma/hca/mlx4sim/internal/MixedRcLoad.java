@@ -81,6 +81,8 @@ final class MixedRcLoad {
     private long nextId;
     private int completed;
     private int received;
+    /** Receives that the SENDs and WRITEs with immediate posted so far consume. */
+    private int receives;
 
     MixedRcLoad(VirtualClock clock, List<RcConn> conns, long seed) {
         this.clock = clock;
@@ -101,7 +103,7 @@ final class MixedRcLoad {
         long start = System.nanoTime();
         long vstart = clock.nanoTime();
         long lastProgress = vstart;
-        while (completed < total) {
+        while (completed < total || received < receives) {
             for (Flow f : flows) {
                 while (f.sent.size() < WINDOW && nextId < total) {
                     post(f);
@@ -144,7 +146,7 @@ final class MixedRcLoad {
     }
 
     /** Lets 100 ms of virtual time pass: late retransmissions, ACKs and held packets. */
-    void settle() {
+    private void settle() {
         for (int i = 0; i < 100; i++) {
             clock.advance(1, TimeUnit.MILLISECONDS);
         }
@@ -174,9 +176,11 @@ final class MixedRcLoad {
             case SEND_WITH_IMM:
                 sge.set(RcConn.IOVA_REQ + RcConn.SRC + op.src, op.len, c.reqMr.lkey());
                 f.toReceive.add(op);
+                receives++;
                 break;
             case RDMA_WRITE_WITH_IMM:
                 f.toReceive.add(op);
+                receives++;
                 // fall through
             case RDMA_WRITE:
                 sge.set(RcConn.IOVA_REQ + RcConn.SRC + op.src, op.len, c.reqMr.lkey());
