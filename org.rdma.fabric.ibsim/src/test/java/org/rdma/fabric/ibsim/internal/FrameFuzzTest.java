@@ -58,7 +58,11 @@ class FrameFuzzTest {
             assertTrue(in.length != SimRequest.BYTES);
             return;
         }
-        assertArrayEquals(in, r.pack(), "a frame packs back to its bytes");
+        byte[] meaningful = in.clone();
+        for (int pad : new int[] {2, 3, 6, 7, 20, 21, 22, 23}) {
+            meaningful[pad] = 0; // struct sim_request's padding after the LIDs and the status
+        }
+        assertArrayEquals(meaningful, r.pack(), "a frame packs back to its bytes");
         Packet p = new Packet(LinkLayer.INFINIBAND);
         MadFrame.toPacket(r, p);
         IbUdHeader h = new IbUdHeader();
@@ -82,7 +86,11 @@ class FrameFuzzTest {
             assertEinval(e);
             return;
         }
-        SimClientInfo.unpack(c.data);
+        try {
+            SimClientInfo.unpack(c.data);
+        } catch (IllegalArgumentException e) {
+            assertEinval(e); // a node id that is not UTF-8
+        }
         new NodeInfo().unpack(c.data, 0);
         new PortInfo().unpack(c.data, 0);
         c.dataBuffer().getInt(0);
