@@ -233,7 +233,10 @@ final class TopologyParser {
         return n;
     }
 
-    /** ibsim's {@code parse_node_desc()}: the quoted string after '#', or the text up to " lid "/" base port ". */
+    /**
+     * ibsim's {@code parse_node_desc()}: the quoted string after '#', or the text up to " lid "/" base
+     * port ". An unquoted one may not hold a quote: the file has no way to write it back.
+     */
     private static String description(String rest) {
         int hash = rest.indexOf('#');
         if (hash < 0) {
@@ -249,6 +252,9 @@ final class TopologyParser {
             if (e >= 0) {
                 s = s.substring(0, e);
             }
+        }
+        if (s.indexOf('"') >= 0) {
+            throw new RdmaException(Errno.EINVAL, "a node description with a quote must be quoted itself: " + s.strip());
         }
         return s.strip();
     }

@@ -143,6 +143,10 @@ class TopologyTest {
         assertEquals(Errno.EINVAL, assertThrows(RdmaException.class,
                 () -> Topology.parse("Switch 4 \"a\"\n[1] \"b\"[1]\n\nSwitch 4 \"b\"\n[1] \"a\"[1]\n\nEthernet 2 \"e\"\n"
                         + "[1] \"a\"[2]\n")).errno());
+        // found by fuzzing: an unquoted description with a quote, which format() could not write back
+        RdmaException quote = assertThrows(RdmaException.class, () -> Topology.parse("Ca 1 \"h\" # lid 1 x \"y\" lid 0\n"));
+        assertEquals(Errno.EINVAL, quote.errno());
+        assertTrue(quote.getMessage().contains(":1:"), quote.getMessage());
     }
 
     @Test
