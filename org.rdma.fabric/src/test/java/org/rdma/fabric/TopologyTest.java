@@ -1,6 +1,7 @@
 package org.rdma.fabric;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -125,6 +126,21 @@ class TopologyTest {
         assertEquals(PortSpeed.EDR, ca.port(1).linkSpeedActive());
         assertEquals(PortState.ACTIVE, ca.port(2).portState());
         f.close();
+    }
+
+    /** Found by fuzzing: a cable declared from its far end came back from format() the other way round. */
+    @Test
+    void equalTopologiesMayListNodesAndCablesInAnyOrder() {
+        Topology a = Topology.builder().addSwitch("s", 4, 0x10).addCa("h", 2, 0x20).addEthernet("e", 2)
+                .link("s", 1, "h", 1).link("e", 1, "h", 2).build();
+        Topology b = Topology.builder().addEthernet("e", 2).addCa("h", 2, 0x20).addSwitch("s", 4, 0x10)
+                .link("h", 2, "e", 1).link("h", 1, "s", 1).build();
+        assertEquals(a, b);
+        assertEquals(a.hashCode(), b.hashCode());
+        assertEquals(a, Topology.parse(b.format()));
+        Topology c = Topology.builder().addSwitch("s", 4, 0x10).addCa("h", 2, 0x20).addEthernet("e", 2)
+                .link("s", 2, "h", 1).link("e", 1, "h", 2).build();
+        assertNotEquals(a, c);
     }
 
     @Test
