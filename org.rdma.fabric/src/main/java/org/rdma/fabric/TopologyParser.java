@@ -202,8 +202,9 @@ final class TopologyParser {
         String rest = m.group(4);
         n.desc = description(rest);
         if (n.type == NodeType.SWITCH) {
-            n.esp0 = rest.contains("enhanced port 0");
-            Matcher lm = SW_LID.matcher(rest);
+            String tail = afterDescription(rest);
+            n.esp0 = tail.contains("enhanced port 0");
+            Matcher lm = SW_LID.matcher(tail);
             if (lm.find()) {
                 n.lid = Integer.parseInt(lm.group(1));
                 n.lmc = Integer.parseInt(lm.group(2));
@@ -257,6 +258,23 @@ final class TopologyParser {
             throw new RdmaException(Errno.EINVAL, "a node description with a quote must be quoted itself: " + s.strip());
         }
         return s.strip();
+    }
+
+    /**
+     * The text after the node description, where a switch's "enhanced port 0" and "lid N lmc M"
+     * stand: a description may hold those words too.
+     */
+    private static String afterDescription(String rest) {
+        int hash = rest.indexOf('#');
+        if (hash < 0) {
+            return rest;
+        }
+        String s = rest.substring(hash + 1).stripLeading();
+        if (s.startsWith("\"")) {
+            int e = s.indexOf('"', 1);
+            return e > 0 ? s.substring(e + 1) : "";
+        }
+        return s; // an unquoted description ends where the first of these words starts
     }
 
     private void parsePort(NodeDraft node, String line) {

@@ -143,6 +143,18 @@ class TopologyTest {
         assertNotEquals(a, c);
     }
 
+    /** Found by fuzzing: a switch named or described with "enhanced port 0" or "lid 5" took them as its own. */
+    @Test
+    void aDescriptionIsNotReadForTheSwitchsPort0() {
+        Topology t = Topology.parse("Switch 8 \"s\" # \"enhanced port 0 lid 5 lmc 2\" base port 0 lid 7 lmc 1\n");
+        Topology.Node s = t.node("s").orElseThrow();
+        assertEquals("enhanced port 0 lid 5 lmc 2", s.description());
+        assertFalse(s.enhancedPort0());
+        assertEquals(7, s.lid());
+        assertEquals(1, s.lmc());
+        assertEquals(t, Topology.parse(t.format()));
+    }
+
     @Test
     void errorsNameTheLine() {
         RdmaException twice = assertThrows(RdmaException.class, () -> Topology.parse(
