@@ -85,6 +85,7 @@ final class TopologyParser {
             String line = lines[i];
             String where = source + ":" + (i + 1);
             try {
+                checkPrintable(line);
                 if (current != null) {
                     if (line.startsWith("#")) {
                         continue;
@@ -121,6 +122,19 @@ final class TopologyParser {
                 throw new RdmaException(e.errno(), where + ": " + stripErrno(e.getMessage()), e);
             } catch (RuntimeException e) {
                 throw new RdmaException(Errno.EINVAL, where + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /**
+     * Names and descriptions are text: a control character (a lone CR, say) would be written back
+     * by format() into a line that no longer parses as one.
+     */
+    private static void checkPrintable(String line) {
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (c < 0x20 && c != '\t' || c == 0x7F) {
+                throw new RdmaException(Errno.EINVAL, String.format("control character 0x%02x in column %d", (int) c, i + 1));
             }
         }
     }

@@ -155,6 +155,15 @@ class TopologyTest {
         assertEquals(t, Topology.parse(t.format()));
     }
 
+    /** Found by fuzzing: a lone CR in a name was written back into a header line that no longer matched. */
+    @Test
+    void controlCharactersAreRefused() {
+        RdmaException e = assertThrows(RdmaException.class, () -> Topology.parse("\nSwitch 8 \"a\rb\"\n"));
+        assertEquals(Errno.EINVAL, e.errno());
+        assertTrue(e.getMessage().contains(":2: control character 0x0d"), e.getMessage());
+        assertEquals(1, Topology.parse("Switch\t8 \"a\"\r\n").nodes().size(), "CR LF ends a line");
+    }
+
     @Test
     void errorsNameTheLine() {
         RdmaException twice = assertThrows(RdmaException.class, () -> Topology.parse(
