@@ -507,7 +507,11 @@ final class TopologyParser {
     private static void formatNode(Topology t, Topology.Node n, StringBuilder sb) {
         sb.append('\n');
         if (n.isEthernet()) {
-            sb.append("Ethernet\t").append(n.numPorts()).append(" \"").append(n.name()).append("\"\n");
+            sb.append("Ethernet\t").append(n.numPorts()).append(" \"").append(n.name()).append('"');
+            if (!n.description().equals(n.name())) {
+                sb.append("\t\t# \"").append(n.description()).append('"');
+            }
+            sb.append('\n');
         } else {
             sb.append(String.format("vendid=0x%x%ndevid=0x%x%nsysimgguid=0x%x%n", n.vendorId(), n.deviceId(),
                     n.systemImageGuid()));

@@ -164,6 +164,14 @@ class TopologyTest {
         assertEquals(1, Topology.parse("Switch\t8 \"a\"\r\n").nodes().size(), "CR LF ends a line");
     }
 
+    /** Found by fuzzing: the description of an Ethernet segment was not written back. */
+    @Test
+    void anEthernetSegmentKeepsItsDescription() {
+        Topology t = Topology.parse("Ethernet 2 \"lan\" # \"the lab's switch\"\n");
+        assertEquals("the lab's switch", t.node("lan").orElseThrow().description());
+        assertEquals(t, Topology.parse(t.format()));
+    }
+
     @Test
     void errorsNameTheLine() {
         RdmaException twice = assertThrows(RdmaException.class, () -> Topology.parse(
