@@ -421,16 +421,22 @@ final class TopologyParser {
         return new Topology(out, ls);
     }
 
-    /** Keeps only what differs from the defaults, so that a formatted and re-parsed topology is equal. */
+    /**
+     * Keeps only what differs from the defaults, so that a formatted and re-parsed topology is
+     * equal. A switch's ports have its node GUID and port 0's LID, an Ethernet segment's neither:
+     * a GUID or LID a port line gives them is not theirs (and format() has no place for it).
+     */
     private static List<Topology.Port> canonicalPorts(NodeDraft d) {
         List<Topology.Port> ps = new ArrayList<>();
+        if (d.type == NodeType.SWITCH || d.type == NodeType.UNSPECIFIED) {
+            return ps;
+        }
         for (int p = 1; p <= d.numPorts; p++) {
             Topology.Port port = d.ports.get(p);
             if (port == null) {
                 continue;
             }
-            long def = d.type == NodeType.SWITCH || d.type == NodeType.UNSPECIFIED ? d.guid : d.guid + p;
-            long guid = port.portGuid() == def ? 0 : port.portGuid();
+            long guid = port.portGuid() == d.guid + p ? 0 : port.portGuid();
             if (guid != 0 || port.lid() != 0 || port.lmc() != 0) {
                 ps.add(new Topology.Port(p, guid, port.lid(), port.lmc()));
             }

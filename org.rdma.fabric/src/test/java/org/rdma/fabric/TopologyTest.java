@@ -164,6 +164,15 @@ class TopologyTest {
         assertEquals(1, Topology.parse("Switch\t8 \"a\"\r\n").nodes().size(), "CR LF ends a line");
     }
 
+    /** Found by fuzzing: a GUID on a switch's own side of a port line stuck to the switch's port. */
+    @Test
+    void aSwitchPortTakesNoGuidOfItsOwn() {
+        Topology t = Topology.parse("Switch 4 \"s\"\n[1](2c90300a1b5c1) \"h\"[1]\n\nCa 1 \"h\"\n[1] \"s\"[1]\n");
+        Topology.Node s = t.node("s").orElseThrow();
+        assertEquals(s.nodeGuid(), s.portGuid(1));
+        assertEquals(t, Topology.parse(t.format()));
+    }
+
     /** Found by fuzzing: the description of an Ethernet segment was not written back. */
     @Test
     void anEthernetSegmentKeepsItsDescription() {
