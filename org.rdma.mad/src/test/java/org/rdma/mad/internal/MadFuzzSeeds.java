@@ -11,6 +11,8 @@ import org.rdma.mad.sa.McMemberRecord;
 import org.rdma.mad.sa.PathRecord;
 import org.rdma.mad.sa.SaMad;
 import org.rdma.mad.sa.ServiceRecord;
+import org.rdma.mad.umad.UmadAddr;
+import org.rdma.mad.umad.UmadRegAttr;
 import org.rdma.verbs.Gid;
 import org.rdma.verbs.wire.MadHdr;
 import org.rdma.verbs.wire.NodeDescription;
@@ -39,6 +41,8 @@ public final class MadFuzzSeeds {
         smi();
         receive();
         rmpp();
+        umad();
+        pma();
     }
 
     private static void write(String test, String method, String name, byte[] data) throws IOException {
@@ -330,5 +334,109 @@ public final class MadFuzzSeeds {
                     : i == n - 1 ? Rmpp.FLAG_LAST : 0, false);
         }
         return Arrays.copyOf(concat(segs), n * MadRecvFuzzTest.SEGMENT);
+    }
+
+    // ------------------------------------------------------------------ user MAD writes
+
+    /** A {@link UmadFuzzTest#write} input: registration, agent, address, length, timeout, retries, MAD. */
+    private static byte[] umadWrite(UmadRegAttr reg, int agent, UmadAddr addr, int length, int timeoutMs, int retries,
+            byte[] mad) {
+        ByteBuffer b = ByteBuffer.allocate(UmadFuzzTest.HEADER + mad.length);
+        b.put((byte) reg.mgmtClass()).put((byte) reg.mgmtClassVersion()).put((byte) reg.flags())
+                .put((byte) reg.rmppVersion());
+        putU24(b, reg.oui());
+        b.put(Arrays.copyOf(reg.methodMask().toByteArray(), 16));
+        b.put((byte) agent);
+        putU24(b, addr.qpn());
+        b.putInt(addr.qkey()).putShort((short) addr.lid()).put((byte) addr.sl()).put((byte) addr.pathBits())
+                .put((byte) (addr.grhPresent() ? 1 : 0)).put((byte) addr.gidIndex()).put((byte) addr.hopLimit())
+                .put((byte) addr.trafficClass()).put(addr.gid().bytes());
+        putU24(b, addr.flowLabel());
+        b.putShort((short) addr.pkeyIndex()).putShort((short) length).putShort((short) timeoutMs)
+                .put((byte) retries).put(mad);
+        return b.array();
+    }
+
+    private static void putU24(ByteBuffer b, int v) {
+        b.put((byte) (v >>> 16)).putShort((short) v);
+    }
+
+    private static void umad() throws IOException {
+        String t = "UmadFuzzTest";
+        String m = "write";
+        java.util.BitSet get = new java.util.BitSet();
+        get.set(MadHdr.IB_MGMT_METHOD_GET);
+        UmadRegAttr none = new UmadRegAttr(0, 0, 0, null, 0, 0);
+        UmadAddr toB = UmadAddr.lid(11, 1, 0, 0);
+        byte[] dr = smp(Smp.directed(MadHdr.IB_MGMT_METHOD_GET, NodeInfo.ATTR_ID, 0, 1, 1, 2));
+        write(t, m, "dr-smp-nodeinfo", umadWrite(none, 1, UmadAddr.lid(0xffff, 0, 0, 0), 256, 100, 1, dr));
+        byte[] gmp = mad(MadHdr.of(MadHdr.IB_MGMT_CLASS_DEVICE_MGMT, 1, MadHdr.IB_MGMT_METHOD_GET, 0x10, 0, 2));
+        write(t, m, "gmp-get-to-b", umadWrite(none, 2, toB, 256, 50, 0, gmp));
+        write(t, m, "gmp-with-grh", umadWrite(none, 2, toB.withGrh(path().dgid, 0, 64, 0, 0x12345), 256, 0, 0, gmp));
+        byte[] table = new byte[SaMad.DATA_OFFSET + 3 * SaMad.DATA_SIZE];
+        MadHdr.of(MadHdr.IB_MGMT_CLASS_SUBN_ADM, SaMad.IB_SA_CLASS_VERSION, MadHdr.IB_SA_METHOD_GET_TABLE_RESP,
+                SaMad.ATTR_PATH_REC, 0, 3).pack(table, 0);
+        Rmpp.set(table, MadAgent.RMPP_VERSION, Rmpp.TYPE_DATA, Rmpp.FLAG_ACTIVE, 0, 0, 0);
+        write(t, m, "sa-rmpp-response", umadWrite(none, 3, toB, table.length, 0, 0, table));
+        byte[] vendor = mad(MadHdr.of(MadHdr.IB_MGMT_CLASS_VENDOR_RANGE2_START, 1, MadHdr.IB_MGMT_METHOD_GET, 0x10, 0,
+                4));
+        vendor[39] = 0x05;
+        vendor[38] = 0x14;
+        Rmpp.set(vendor, MadAgent.RMPP_VERSION, Rmpp.TYPE_DATA, Rmpp.FLAG_ACTIVE | Rmpp.FLAG_FIRST, 0, 1, 400);
+        write(t, m, "vendor-user-rmpp-segment", umadWrite(none, 4, toB, 256, 100, 2, vendor));
+        write(t, m, "registered-then-sent", umadWrite(new UmadRegAttr(MadHdr.IB_MGMT_CLASS_PERF_MGMT, 1, 0, get, 0, 0),
+                0, toB, 256, 100, 0, mad(MadHdr.of(MadHdr.IB_MGMT_CLASS_PERF_MGMT, 1, MadHdr.IB_MGMT_METHOD_GET,
+                        PerfMgmtMad.IB_PMA_PORT_COUNTERS, 0, 5))));
+        write(t, m, "length-beyond-buffer", umadWrite(none, 2, toB, 4000, 0, 0, gmp));
+        write(t, m, "rmpp-class-without-rmpp-agent", umadWrite(none, 2, toB, table.length, 0, 0, table));
+    }
+
+    // ------------------------------------------------------------------ PMA
+
+    private static byte[] pmaRequest(boolean toSwitch, int method, int attrId, int classVersion, Packer data) {
+        PerfMgmtMad p = PerfMgmtMad.of(method, attrId, 0, 0x99);
+        p.madHdr.classVersion = classVersion;
+        byte[] b = new byte[1 + MadLayer.MAD_SIZE];
+        b[0] = (byte) (toSwitch ? 1 : 0);
+        p.pack(b, 1);
+        if (data != null) {
+            data.pack(b, 1 + MadHdr.IB_MGMT_DEVICE_HDR);
+        }
+        return b;
+    }
+
+    private static void pma() throws IOException {
+        String t = "PmaFuzzTest";
+        String m = "request";
+        int v = PerfMgmtMad.IB_PMA_CLASS_VERSION;
+        PortCounters port1 = new PortCounters();
+        port1.portSelect = 1;
+        port1.counterSelect = 0xffff;
+        PortCounters all = new PortCounters();
+        all.portSelect = PortCounters.PORT_SELECT_ALL;
+        all.counterSelect = 0xffff;
+        write(t, m, "classportinfo", pmaRequest(false, MadHdr.IB_MGMT_METHOD_GET, PerfMgmtMad.IB_PMA_CLASS_PORT_INFO, v,
+                null));
+        write(t, m, "get-portcounters", pmaRequest(false, MadHdr.IB_MGMT_METHOD_GET, PerfMgmtMad.IB_PMA_PORT_COUNTERS,
+                v, port1::pack));
+        write(t, m, "set-portcounters", pmaRequest(false, MadHdr.IB_MGMT_METHOD_SET, PerfMgmtMad.IB_PMA_PORT_COUNTERS,
+                v, port1::pack));
+        write(t, m, "get-portcounters-ext", pmaRequest(false, MadHdr.IB_MGMT_METHOD_GET,
+                PerfMgmtMad.IB_PMA_PORT_COUNTERS_EXT, v, port1::pack));
+        write(t, m, "switch-all-ports", pmaRequest(true, MadHdr.IB_MGMT_METHOD_GET, PerfMgmtMad.IB_PMA_PORT_COUNTERS,
+                v, all::pack));
+        write(t, m, "switch-port-9-of-8", pmaRequest(true, MadHdr.IB_MGMT_METHOD_GET, PerfMgmtMad.IB_PMA_PORT_COUNTERS,
+                v, new Packer() {
+                    @Override
+                    public int pack(byte[] buf, int off) {
+                        PortCounters p = new PortCounters();
+                        p.portSelect = 9;
+                        return p.pack(buf, off);
+                    }
+                }));
+        write(t, m, "bad-class-version", pmaRequest(false, MadHdr.IB_MGMT_METHOD_GET, PerfMgmtMad.IB_PMA_PORT_COUNTERS,
+                2, port1::pack));
+        write(t, m, "unsupported-attribute", pmaRequest(false, MadHdr.IB_MGMT_METHOD_GET, 0x1234, v, null));
+        write(t, m, "trap-unanswered", pmaRequest(false, MadHdr.IB_MGMT_METHOD_TRAP, 0x0002, v, null));
     }
 }
