@@ -77,6 +77,8 @@ class CmRecvFuzzTest {
     static final int RDMA_PORT = 7471;
     /** Long enough for every retry of the longest CM timeout a MAD can ask for, and timewait. */
     static final long QUIET_MS = 48L * 3600 * 1000;
+    /** A quarter of the virtual clock's range, some 26,000 inputs' worth of {@link #QUIET_MS}. */
+    static final long CLOCK_LIMIT = Long.MAX_VALUE / 4;
 
     /** A host fed MADs and its peer. */
     static final class Env {
@@ -125,28 +127,51 @@ class CmRecvFuzzTest {
     @BeforeAll
     static void up() {
         Logger.getLogger("org.rdma.cm").addHandler(CATCH);
-        ib = new Env(new SmNet(SmNet.ring(1, 2), 0).up(), "h0", "h1", false);
+        ib = ibEnv();
+        roce = roceEnv();
+    }
+
+    /** h0 and h1 on a switch, the subnet up; h0's path to h1 known. */
+    private static Env ibEnv() {
+        Env env = new Env(new SmNet(SmNet.ring(1, 2), 0).up(), "h0", "h1", false);
         SaClient client = new SaClient();
-        ib.net.sa.registerClient(client);
+        env.net.sa.registerClient(client);
         PathRecord q = new PathRecord();
-        q.sgid = ib.dev.queryGid(1, 0);
-        q.dgid = ib.net.dev("h1").queryGid(1, 0);
+        q.sgid = env.dev.queryGid(1, 0);
+        q.dgid = env.net.dev("h1").queryGid(1, 0);
         q.numbPath = 1;
         List<PathRecord> got = new ArrayList<>();
-        ib.net.sa.pathRecGet(client, ib.dev, 1, q, PathRecord.SGID | PathRecord.DGID | PathRecord.NUMB_PATH, 1000,
+        env.net.sa.pathRecGet(client, env.dev, 1, q, PathRecord.SGID | PathRecord.DGID | PathRecord.NUMB_PATH, 1000,
                 (st, r) -> got.add(r));
-        ib.net.settle();
-        ib.net.sa.unregisterClient(client);
+        env.net.settle();
+        env.net.sa.unregisterClient(client);
         toPeer = got.get(0);
         assertNotNull(toPeer, "path h0 -> h1");
         // h0 speaks only through the fuzzer: what it sends is lost, so no answer of h1 races the input
-        FabricPort p = ib.net.hcas.get(0).fabricPort(1);
+        FabricPort p = env.net.hcas.get(0).fabricPort(1);
         p.link().setFaults(p, FaultProfile.NONE.withDropRate(1.0));
+        return env;
+    }
+
+    /** ha and hb on a RoCE segment, each with an IPv4 and an IPv6 address. */
+    private static Env roceEnv() {
         SmNet r = SmNet.roce("ha", "hb");
         r.hcas.get(0).addIpAddress(1, "fd00::7:1");
         r.hcas.get(1).addIpAddress(1, "fd00::7:2");
         r.settle();
-        roce = new Env(r, "ha", "hb", true);
+        return new Env(r, "ha", "hb", true);
+    }
+
+    /**
+     * A fresh network once the virtual clock nears the end of its range: each input lets up to
+     * {@link #QUIET_MS} pass, and a long run of inputs would otherwise overflow the nanoseconds.
+     */
+    private static Env fresh(Env env, java.util.function.Supplier<Env> make) {
+        if (env.net.clock.nanoTime() < CLOCK_LIMIT) {
+            return env;
+        }
+        env.net.close();
+        return make.get();
     }
 
     @AfterAll
@@ -298,6 +323,7 @@ class CmRecvFuzzTest {
     /** Byte 0: unused by the IB CM target (kept so both targets share a layout); then records. */
     @FuzzTest
     void ibCm(byte[] input) {
+        ib = fresh(ib, CmRecvFuzzTest::ibEnv);
         Consumer c = new Consumer(ib.ibcm);
         IbCmId listen = ib.ibcm.createCmId(ib.dev, c, "fuzz listen");
         ib.ibcm.cmListen(listen, SID, 0);
@@ -343,6 +369,7 @@ class CmRecvFuzzTest {
      */
     @FuzzTest
     void rdmaCm(byte[] input) {
+        roce = fresh(roce, CmRecvFuzzTest::roceEnv);
         int policy = input.length == 0 ? 0 : input[0] & 3;
         List<RdmaCmId> conns = new ArrayList<>();
         org.rdma.cm.rdma.RdmaCmHandler handler = (id, ev) -> onRdmaEvent(id, ev, policy, conns);
