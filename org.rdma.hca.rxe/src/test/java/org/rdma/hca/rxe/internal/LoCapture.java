@@ -17,7 +17,7 @@ import org.rdma.verbs.wire.Icrc;
 import org.rdma.rvt.testkit.Peers;
 
 /**
- * A tshark capture on {@code lo} into a pcap file, and the checks a capture of rxe traffic must
+ * A tshark capture on {@code lo} (or another interface) into a pcap file, and the checks a capture of rxe traffic must
  * pass: every frame decodes as RRoCE (port 4791 natively, other ports through "decode as"), no
  * malformed packet, every IPv6 ICRC verifies against the headers the kernel wrote, every IPv4
  * ICRC with the Identification taken as 0 (the driver's convention). {@link #start} skips the
@@ -35,8 +35,13 @@ final class LoCapture implements AutoCloseable {
 
     /** Starts capturing {@code filter} on lo into {@code file}; returns once tshark says it captures. */
     static LoCapture start(Path file, String filter) throws IOException, InterruptedException {
+        return start("lo", file, filter);
+    }
+
+    /** The same on the Ethernet interface {@code iface}. */
+    static LoCapture start(String iface, Path file, String filter) throws IOException, InterruptedException {
         Peers.requireTshark();
-        Process p = new ProcessBuilder("tshark", "-n", "-i", "lo", "-f", filter, "-F", "pcap", "-w", file.toString())
+        Process p = new ProcessBuilder("tshark", "-n", "-i", iface, "-f", filter, "-F", "pcap", "-w", file.toString())
                 .redirectErrorStream(true).start();
         LoCapture c = new LoCapture(p, file);
         CountDownLatch started = new CountDownLatch(1);
@@ -62,7 +67,7 @@ final class LoCapture implements AutoCloseable {
         if (!ok) {
             c.close();
         }
-        Peers.require(ok, "tshark cannot capture on lo: " + c.log());
+        Peers.require(ok, "tshark cannot capture on " + iface + ": " + c.log());
         return c;
     }
 
