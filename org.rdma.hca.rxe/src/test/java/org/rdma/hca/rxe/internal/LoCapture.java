@@ -115,6 +115,12 @@ final class LoCapture implements AutoCloseable {
                 v4++;
             }
         }
+        verifyDecodes(frames, ports);
+        return new int[] {v4, v6};
+    }
+
+    /** Checks the capture's decoding only: each frame RRoCE, none malformed; {@code ports} as in {@link #verify}. */
+    void verifyDecodes(List<byte[]> frames, int... ports) {
         List<String> read = new ArrayList<>(List.of("tshark", "-n", "-r", file.toString()));
         for (int port : ports) {
             if (port != RxeWire.ROCE_V2_PORT) {
@@ -133,7 +139,6 @@ final class LoCapture implements AutoCloseable {
         for (String l : lines) {
             assertEquals("RRoCE", l.trim(), "every datagram decodes as RRoCE");
         }
-        return new int[] {v4, v6};
     }
 
     @Override

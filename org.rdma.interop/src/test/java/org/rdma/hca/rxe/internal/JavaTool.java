@@ -74,20 +74,35 @@ final class JavaTool {
 
     /** Waits up to {@code ms} for the tool to return; fails if it threw or is still running. Returns its output. */
     List<String> finish(long ms) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
         synchronized (lines) {
-            while (!done) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    thread.interrupt();
-                    throw new AssertionError("our " + what + " did not end within " + ms + " ms; it printed " + lines);
-                }
-                TimeUnit.NANOSECONDS.timedWait(lines, left);
-            }
+            awaitEnd(ms);
             if (failure != null) {
                 throw new AssertionError("our " + what + " failed: " + failure + "; it printed " + lines, failure);
             }
             return List.copyOf(lines);
+        }
+    }
+
+    /** Waits up to {@code ms} for the tool to fail; fails if it succeeded or is still running. Returns the failure. */
+    Throwable failure(long ms) throws InterruptedException {
+        synchronized (lines) {
+            awaitEnd(ms);
+            if (failure == null) {
+                throw new AssertionError("our " + what + " succeeded where it should fail; it printed " + lines);
+            }
+            return failure;
+        }
+    }
+
+    private void awaitEnd(long ms) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
+        while (!done) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                thread.interrupt();
+                throw new AssertionError("our " + what + " did not end within " + ms + " ms; it printed " + lines);
+            }
+            TimeUnit.NANOSECONDS.timedWait(lines, left);
         }
     }
 

@@ -101,7 +101,7 @@ final class LinuxGuest implements AutoCloseable {
      */
     PeerProcess startTcpServer(String command, int tcpPort) throws IOException, InterruptedException {
         String listening = "LISTENING-" + tcpPort;
-        PeerProcess p = start(command + " & while ! ss -Hltn 'sport = :" + tcpPort + "' | grep -q .; do sleep 0.1; done;"
+        PeerProcess p = start("{ " + command + "; } & while ! ss -Hltn 'sport = :" + tcpPort + "' | grep -q .; do sleep 0.1; done;"
                 + " echo " + listening + "; wait");
         p.awaitLine(listening::equals, 60_000);
         return p;
