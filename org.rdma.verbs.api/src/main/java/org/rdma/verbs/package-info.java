@@ -47,10 +47,12 @@
  * being published.</li>
  * </ol>
  *
+ * <p>1.4: {@link org.rdma.verbs.HwStats}, a port's hardware counters.
+ *
  * <p>1.1: signature (T10-PI) MRs ({@link org.rdma.verbs.SigAttrs}, {@link org.rdma.verbs.MrStatus},
  * {@link org.rdma.verbs.IbMr#checkMrStatus}), the QP's MR pools ({@link org.rdma.verbs.IbMrPool})
  * and what {@code rdma_rw} reads from a QP and device.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.3.0")
+@org.osgi.annotation.versioning.Version("1.4.0")
 package org.rdma.verbs;

@@ -851,4 +851,14 @@ public final class DeviceRegistry implements IbCore, IbRuntime, DeviceServices {
         }
         throw new RdmaException(Errno.ENODEV, "no device " + device);
     }
+
+    @Override
+    public Map<String, Long> hwStats(String device, int port) {
+        for (CoreDevice d : deviceSnapshot()) {
+            if (d.name().equals(device)) {
+                return d.hwStats(port);
+            }
+        }
+        throw new RdmaException(Errno.ENODEV, "no device " + device);
+    }
 }

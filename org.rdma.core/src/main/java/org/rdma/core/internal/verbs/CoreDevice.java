@@ -29,6 +29,7 @@ import org.rdma.verbs.Errno;
 import org.rdma.verbs.Gid;
 import org.rdma.verbs.GidAttr;
 import org.rdma.verbs.GidType;
+import org.rdma.verbs.HwStats;
 import org.rdma.verbs.IbClient;
 import org.rdma.verbs.IbCompHandler;
 import org.rdma.verbs.IbCq;
@@ -111,6 +112,8 @@ public final class CoreDevice implements IbDevice, DeviceContext {
     final DeviceCache cache;
     final Restrack restrack;
     private final DmaMapper dma = new DmaMapper();
+    /** Per port, the driver's counters once allocated ({@code port->hw_stats_data}); guarded by itself. */
+    private final Map<Integer, HwStats> hwStats = new java.util.HashMap<>();
 
     private volatile State state = State.REGISTERING;
     private final AtomicInteger refcount = new AtomicInteger(1);
@@ -394,6 +397,32 @@ public final class CoreDevice implements IbDevice, DeviceContext {
     }
 
     // ------------------------------------------------------------------ ports, caches
+
+    /**
+     * {@code ib_get_hw_stats()} as netlink's {@code rdma statistic} reads it: the port's
+     * counters by name, empty if the driver has none. The counter object is allocated on the
+     * first read ({@code alloc_hw_port_stats}) and reused.
+     */
+    public Map<String, Long> hwStats(int port) {
+        checkPort(port);
+        Map<String, Long> out = new java.util.LinkedHashMap<>();
+        synchronized (hwStats) {
+            HwStats st = hwStats.computeIfAbsent(port, provider::allocHwPortStats);
+            if (st == null) {
+                hwStats.remove(port);
+                return out;
+            }
+            int n = provider.getHwStats(st, port, st.numCounters());
+            if (n < 0) {
+                Errno e = Errno.of(n);
+                throw new RdmaException(e != null ? e : Errno.EIO, name + "/" + port + ": get_hw_stats failed");
+            }
+            for (int i = 0; i < st.numCounters(); i++) {
+                out.put(st.name(i), st.value[i]);
+            }
+        }
+        return out;
+    }
 
     @Override
     public PortAttr queryPort(int port) {
