@@ -300,7 +300,7 @@ class LinuxRxeInteropTest {
         assertEquals(c.group(2), s.group(2), "the server reports the client's count: " + server);
         for (List<String> l : List.of(client, server)) {
             for (String ip : List.of(HOST_IP6, GUEST_IP6)) {
-                String g = " GID: " + decimalGid(ip);
+                String g = " GID: " + TwoProcessTest.decimalGid(ip);
                 assertEquals(Integer.parseInt(qps), l.stream().filter(g::equals).count(), g + " once per QP in " + l);
             }
         }
@@ -319,16 +319,6 @@ class LinuxRxeInteropTest {
         Matcher m = BW_ROW.matcher(out.get(h + 1));
         assertTrue(m.matches(), "a result row after the header: " + out);
         return m;
-    }
-
-    /** perftest's {@code PERF_GID_FMT}: the 16 GID bytes as {@code %02d}. */
-    static String decimalGid(String ip) {
-        byte[] g = org.rdma.verbs.Gid.parse(ip).bytes();
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < 16; i++) {
-            sb.append(i == 0 ? "" : ":").append(String.format("%02d", g[i] & 0xff));
-        }
-        return sb.toString();
     }
 
     // ================================================================== rping
