@@ -17,7 +17,7 @@ import org.rdma.verbs.wire.Icrc;
 import org.rdma.rvt.testkit.Peers;
 
 /**
- * A tshark capture on {@code lo} into a pcap file, and the checks a capture of rxe traffic must
+ * A tshark capture on {@code lo} (or another interface) into a pcap file, and the checks a capture of rxe traffic must
  * pass: every frame decodes as RRoCE (port 4791 natively, other ports through "decode as"), no
  * malformed packet, every IPv6 ICRC verifies against the headers the kernel wrote, every IPv4
  * ICRC with the Identification taken as 0 (the driver's convention). {@link #start} skips the
@@ -35,8 +35,13 @@ final class LoCapture implements AutoCloseable {
 
     /** Starts capturing {@code filter} on lo into {@code file}; returns once tshark says it captures. */
     static LoCapture start(Path file, String filter) throws IOException, InterruptedException {
+        return start("lo", file, filter);
+    }
+
+    /** The same on the Ethernet interface {@code iface}. */
+    static LoCapture start(String iface, Path file, String filter) throws IOException, InterruptedException {
         Peers.requireTshark();
-        Process p = new ProcessBuilder("tshark", "-n", "-i", "lo", "-f", filter, "-F", "pcap", "-w", file.toString())
+        Process p = new ProcessBuilder("tshark", "-n", "-i", iface, "-f", filter, "-F", "pcap", "-w", file.toString())
                 .redirectErrorStream(true).start();
         LoCapture c = new LoCapture(p, file);
         CountDownLatch started = new CountDownLatch(1);
@@ -62,7 +67,7 @@ final class LoCapture implements AutoCloseable {
         if (!ok) {
             c.close();
         }
-        Peers.require(ok, "tshark cannot capture on lo: " + c.log());
+        Peers.require(ok, "tshark cannot capture on " + iface + ": " + c.log());
         return c;
     }
 
@@ -110,6 +115,12 @@ final class LoCapture implements AutoCloseable {
                 v4++;
             }
         }
+        verifyDecodes(frames, ports);
+        return new int[] {v4, v6};
+    }
+
+    /** Checks the capture's decoding only: each frame RRoCE, none malformed; {@code ports} as in {@link #verify}. */
+    void verifyDecodes(List<byte[]> frames, int... ports) {
         List<String> read = new ArrayList<>(List.of("tshark", "-n", "-r", file.toString()));
         for (int port : ports) {
             if (port != RxeWire.ROCE_V2_PORT) {
@@ -128,7 +139,6 @@ final class LoCapture implements AutoCloseable {
         for (String l : lines) {
             assertEquals("RRoCE", l.trim(), "every datagram decodes as RRoCE");
         }
-        return new int[] {v4, v6};
     }
 
     @Override
