@@ -6,6 +6,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -103,6 +104,13 @@ final class JavaTool {
                 throw new AssertionError("our " + what + " did not end within " + ms + " ms; it printed " + lines);
             }
             TimeUnit.NANOSECONDS.timedWait(lines, left);
+        }
+    }
+
+    /** What the tool threw, if it has ended by throwing (it may still be running). */
+    Optional<Throwable> failureSoFar() {
+        synchronized (lines) {
+            return Optional.ofNullable(failure);
         }
     }
 

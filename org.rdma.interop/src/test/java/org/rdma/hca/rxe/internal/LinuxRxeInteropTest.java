@@ -15,6 +15,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
@@ -184,10 +185,44 @@ class LinuxRxeInteropTest {
         server.awaitLine(l -> l.startsWith("  local address:"), WAIT_MS);
         try (PeerProcess client = guest.start(tool + " -d rxe0 -g " + GUEST_GID_IPV6 + " -p " + tcp + " -s " + size
                 + " -n " + iters + " " + HOST_IP4)) {
-            List<String> c = client.finish(WAIT_MS);
+            List<String> c;
+            try {
+                c = client.finish(WAIT_MS);
+            } catch (AssertionError e) {
+                throw diagnosed(e, server);
+            }
             List<String> s = server.finish(WAIT_MS);
             return pingpongChecked(tool, s, c, size, iters);
         }
+    }
+
+    /**
+     * A pingpong that hung says little by itself: which end stopped is in our tool's output and
+     * in both devices' counters (retries, sequence errors, duplicates, drops).
+     */
+    static AssertionError diagnosed(AssertionError e, JavaTool ours) {
+        StringBuilder b = new StringBuilder(e.getMessage());
+        b.append("\n  our tool printed ").append(ours.lines());
+        ours.failureSoFar().ifPresent(f -> b.append("\n  our tool failed: ").append(f));
+        b.append("\n  our counters: ").append(nonZero(local.dev.hwStats(1)));
+        try {
+            b.append("\n  the guest's counters: ").append(guest.run("rdma statistic show link rxe0/1", 20).trim());
+        } catch (Exception | AssertionError x) {
+            b.append("\n  the guest's counters: unavailable (").append(x).append(')');
+        }
+        AssertionError d = new AssertionError(b.toString(), e.getCause());
+        d.setStackTrace(e.getStackTrace());
+        return d;
+    }
+
+    private static Map<String, Long> nonZero(Map<String, Long> counters) {
+        Map<String, Long> m = new TreeMap<>();
+        counters.forEach((k, v) -> {
+            if (v != 0) {
+                m.put(k, v);
+            }
+        });
+        return m;
     }
 
     /** The guest's pingpong serves, ours connects. */
@@ -198,7 +233,12 @@ class LinuxRxeInteropTest {
             JavaTool client = JavaTool.start(tool + " client", o -> tool(tool).run(o, "-d", CoreRxe.NAME, "-g", gid, "-p",
                     Integer.toString(tcp), "-s", size, "-n", iters, GUEST_IP4));
             List<String> c = client.finish(WAIT_MS);
-            List<String> s = server.finish(WAIT_MS);
+            List<String> s;
+            try {
+                s = server.finish(WAIT_MS);
+            } catch (AssertionError e) {
+                throw diagnosed(e, client);
+            }
             return pingpongChecked(tool, c, s.stream().filter(l -> !l.startsWith("LISTENING")).toList(), size, iters);
         }
     }
@@ -396,7 +436,16 @@ class LinuxRxeInteropTest {
     /**
      * RC pingpong with 2 % of the RoCE packets dropped in each direction (nftables in the
      * namespace: the host kernel has no netem): both ends' retransmissions recover every loss.
+     * <p>
+     * The loss stops after the first {@value #LOSSY_BYTES} bytes each way (about 70 % of the
+     * run): {@code ibv_rc_pingpong} has no closing handshake, so each end destroys its QP as soon
+     * as its own completions are in, while the ACK of its peer's last SEND may still be lost;
+     * the peer then retransmits to a QP that is gone. Our rvt gives up after retry_cnt 7
+     * (RETRY_EXC_ERR), Linux rxe treats 7 as "retry forever" (rxe_comp.c) and hangs. Two Linux
+     * peers have the same race; measured here before this tail: 2 of 20 runs.
      */
+    static final int LOSSY_BYTES = 600_000;
+
     @ParameterizedTest(name = "ibv_rc_pingpong under 2 % loss, {0}")
     @CsvSource({"java", "linux"})
     @Order(9)
@@ -405,7 +454,9 @@ class LinuxRxeInteropTest {
         Nft.run("add table inet interop_loss\n"
                 + "add chain inet interop_loss in { type filter hook input priority 0; }\n"
                 + "add chain inet interop_loss out { type filter hook output priority 0; }\n"
+                + "add rule inet interop_loss in udp dport 4791 quota over " + LOSSY_BYTES + " bytes accept\n"
                 + "add rule inet interop_loss in udp dport 4791 numgen random mod 100 < 2 counter drop\n"
+                + "add rule inet interop_loss out udp dport 4791 quota over " + LOSSY_BYTES + " bytes accept\n"
                 + "add rule inet interop_loss out udp dport 4791 numgen random mod 100 < 2 counter drop\n");
         String f;
         long[] dropped;
