@@ -307,7 +307,9 @@ final class TopologyParser {
         String rest = m.group(6);
         int hash = rest.indexOf('#');
         String opts = hash >= 0 ? rest.substring(0, hash) : rest;
-        String comment = hash >= 0 ? rest.substring(hash + 1) : "";
+        // The remote's description is quoted in the comment and may itself look like "lid 3" or
+        // "4xSDR": only what follows it is the link's.
+        String comment = hash >= 0 ? rest.substring(hash + 1).replaceAll("\"[^\"]*\"", "\"\"") : "";
 
         int lid = 0;
         int lmc = 0;

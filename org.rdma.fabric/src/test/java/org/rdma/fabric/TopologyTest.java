@@ -155,6 +155,19 @@ class TopologyTest {
         assertEquals(t, Topology.parse(t.format()));
     }
 
+    /**
+     * Found by fuzzing: a port line carries the remote's description in quotes before the link's
+     * own "lid N 4xSDR"; a description such as "x 124xSDR lid 9" was read as the link's rate.
+     */
+    @Test
+    void aPortLineReadsTheRateAndLidAfterTheRemotesDescription() {
+        Topology t = Topology.builder().addSwitch("sw", 4).addCa("ca", 1).describe("sw", "x 124xSDR lid 9")
+                .describe("ca", "y 2xQDR lid 7 lmc 3").link("sw", 1, "ca", 1).build();
+        Topology back = Topology.parse(t.format());
+        assertEquals(t, back, t.format());
+        assertEquals(PortWidth.WIDTH_4X, back.links().get(0).width());
+    }
+
     /** Found by fuzzing: a lone CR in a name was written back into a header line that no longer matched. */
     @Test
     void controlCharactersAreRefused() {
