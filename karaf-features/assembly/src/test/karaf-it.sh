@@ -529,22 +529,30 @@ dups=$(awk '{ print $1 }' "$WORK/instances-1.txt" | uniq -d)
 [ "$heap1" -le $(( heap0 + heap0 / 10 + 8192 )) ] || die "live heap grew from ${heap0} KiB to ${heap1} KiB"
 log "no leak: bundles $bundles0 -> $bundles1, threads $threads0 -> $threads1, live heap ${heap0} -> ${heap1} KiB, org.rdma instances not grown"
 
-# rdma-rxe installs; rdma:link-add makes a Soft-RoCE device on lo through Config Admin
-# (rdma link add rxe0 type rxe netdev lo), rdma:link-del removes it; the feature uninstalls.
-run "feature:install rdma-rxe"
+# rdma:link-add makes a Soft-RoCE device on lo through Config Admin (rdma link add rxe0 type rxe
+# netdev lo), installing rdma-rxe first as the kernel's request_module() loads rdma_rxe;
+# rdma:link-del removes it; the feature uninstalls.
+run "rdma:driver-list"
+grep -qE '^rxe +available$' <<<"$OUT" || die "rdma:driver-list does not show rxe available: $OUT"
 run "rdma:link-add rxe0 type rxe netdev lo"
 run "rdma:dev rxe0"
 grep -qE '^[0-9]+: rxe0: node_type ca ' <<<"$OUT" || die "rdma:link-add did not make rxe0: $OUT"
 run "rdma:link rxe0/1"
 expect "netdev lo"
+run "rdma:driver-list"
+grep -qE '^rxe +loaded$' <<<"$OUT" || die "rdma:link-add did not load rxe: $OUT"
 status=0
 out=$(kssh "rdma:link-add rxe1 type nosuch netdev lo") || status=$?
 { echo "karaf@rdma> rdma:link-add rxe1 type nosuch netdev lo"; echo "$out"; echo "(exit $status)"; } >>"$TRANSCRIPT"
 grep -qF EOPNOTSUPP <<<"$out" || die "rdma:link-add of an unknown type did not report EOPNOTSUPP: $out"
+status=0
+out=$(kssh "rdma:link-add rxe1 type rxe netdev lo udp_prot 4792") || status=$?
+{ echo "karaf@rdma> rdma:link-add rxe1 type rxe netdev lo udp_prot 4792"; echo "$out"; echo "(exit $status)"; } >>"$TRANSCRIPT"
+grep -qF "EINVAL: unknown attribute 'udp_prot'" <<<"$out" || die "rdma:link-add with an unknown key did not report EINVAL: $out"
 run "rdma:link-del rxe0"
 run "rdma:dev"
 grep -qF rxe0 <<<"$OUT" && die "rxe0 left after rdma:link-del: $OUT"
-log "rdma:link-add rxe0 type rxe netdev lo: rxe0 registered on lo; rdma:link-del rxe0: gone; unknown type: EOPNOTSUPP"
+log "rdma:link-add rxe0 type rxe netdev lo: rdma-rxe installed, rxe0 registered on lo; rdma:link-del rxe0: gone; unknown type: EOPNOTSUPP; unknown key: EINVAL"
 run "feature:uninstall rdma-rxe"
 run "feature:list -i"
 grep -qE '^rdma-rxe[[:space:]│|]' <<<"$OUT" && die "rdma-rxe still installed after uninstall"

@@ -6,11 +6,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.rdma.verbs.Errno;
 import org.rdma.verbs.NodeType;
 import org.rdma.verbs.PortSpeed;
@@ -296,14 +298,30 @@ public final class Topology {
         return new Builder();
     }
 
+    /**
+     * Equal topologies have the same nodes and the same cables, in any order and a cable from
+     * either end: a file may declare them so, and {@link #format()} writes switches first and each
+     * cable from the first node that has it.
+     */
     @Override
     public boolean equals(Object o) {
-        return o instanceof Topology && ((Topology) o).nodes.equals(nodes) && ((Topology) o).links.equals(links);
+        return o instanceof Topology && ((Topology) o).byName.equals(byName) && ((Topology) o).cables().equals(cables());
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(nodes, links);
+        return Objects.hash(byName, cables());
+    }
+
+    /** The links with their ends in one order (by name, then port), as a set. */
+    private Set<Link> cables() {
+        Set<Link> s = new HashSet<>();
+        for (Link l : links) {
+            int c = l.nodeA().compareTo(l.nodeB());
+            boolean swap = c > 0 || c == 0 && l.portA() > l.portB();
+            s.add(swap ? new Link(l.nodeB(), l.portB(), l.nodeA(), l.portA(), l.width(), l.speed()) : l);
+        }
+        return s;
     }
 
     @Override

@@ -85,6 +85,7 @@ final class TopologyParser {
             String line = lines[i];
             String where = source + ":" + (i + 1);
             try {
+                checkPrintable(line);
                 if (current != null) {
                     if (line.startsWith("#")) {
                         continue;
@@ -121,6 +122,19 @@ final class TopologyParser {
                 throw new RdmaException(e.errno(), where + ": " + stripErrno(e.getMessage()), e);
             } catch (RuntimeException e) {
                 throw new RdmaException(Errno.EINVAL, where + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /**
+     * Names and descriptions are text: a control character (a lone CR, say) would be written back
+     * by format() into a line that no longer parses as one.
+     */
+    private static void checkPrintable(String line) {
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (c < 0x20 && c != '\t' || c == 0x7F) {
+                throw new RdmaException(Errno.EINVAL, String.format("control character 0x%02x in column %d", (int) c, i + 1));
             }
         }
     }
@@ -202,8 +216,9 @@ final class TopologyParser {
         String rest = m.group(4);
         n.desc = description(rest);
         if (n.type == NodeType.SWITCH) {
-            n.esp0 = rest.contains("enhanced port 0");
-            Matcher lm = SW_LID.matcher(rest);
+            String tail = afterDescription(rest);
+            n.esp0 = tail.contains("enhanced port 0");
+            Matcher lm = SW_LID.matcher(tail);
             if (lm.find()) {
                 n.lid = Integer.parseInt(lm.group(1));
                 n.lmc = Integer.parseInt(lm.group(2));
@@ -233,7 +248,10 @@ final class TopologyParser {
         return n;
     }
 
-    /** ibsim's {@code parse_node_desc()}: the quoted string after '#', or the text up to " lid "/" base port ". */
+    /**
+     * ibsim's {@code parse_node_desc()}: the quoted string after '#', or the text up to " lid "/" base
+     * port ". An unquoted one may not hold a quote: the file has no way to write it back.
+     */
     private static String description(String rest) {
         int hash = rest.indexOf('#');
         if (hash < 0) {
@@ -250,7 +268,27 @@ final class TopologyParser {
                 s = s.substring(0, e);
             }
         }
+        if (s.indexOf('"') >= 0) {
+            throw new RdmaException(Errno.EINVAL, "a node description with a quote must be quoted itself: " + s.strip());
+        }
         return s.strip();
+    }
+
+    /**
+     * The text after the node description, where a switch's "enhanced port 0" and "lid N lmc M"
+     * stand: a description may hold those words too.
+     */
+    private static String afterDescription(String rest) {
+        int hash = rest.indexOf('#');
+        if (hash < 0) {
+            return rest;
+        }
+        String s = rest.substring(hash + 1).stripLeading();
+        if (s.startsWith("\"")) {
+            int e = s.indexOf('"', 1);
+            return e > 0 ? s.substring(e + 1) : "";
+        }
+        return s; // an unquoted description ends where the first of these words starts
     }
 
     private void parsePort(NodeDraft node, String line) {
@@ -383,16 +421,22 @@ final class TopologyParser {
         return new Topology(out, ls);
     }
 
-    /** Keeps only what differs from the defaults, so that a formatted and re-parsed topology is equal. */
+    /**
+     * Keeps only what differs from the defaults, so that a formatted and re-parsed topology is
+     * equal. A switch's ports have its node GUID and port 0's LID, an Ethernet segment's neither:
+     * a GUID or LID a port line gives them is not theirs (and format() has no place for it).
+     */
     private static List<Topology.Port> canonicalPorts(NodeDraft d) {
         List<Topology.Port> ps = new ArrayList<>();
+        if (d.type == NodeType.SWITCH || d.type == NodeType.UNSPECIFIED) {
+            return ps;
+        }
         for (int p = 1; p <= d.numPorts; p++) {
             Topology.Port port = d.ports.get(p);
             if (port == null) {
                 continue;
             }
-            long def = d.type == NodeType.SWITCH || d.type == NodeType.UNSPECIFIED ? d.guid : d.guid + p;
-            long guid = port.portGuid() == def ? 0 : port.portGuid();
+            long guid = port.portGuid() == d.guid + p ? 0 : port.portGuid();
             if (guid != 0 || port.lid() != 0 || port.lmc() != 0) {
                 ps.add(new Topology.Port(p, guid, port.lid(), port.lmc()));
             }
@@ -469,7 +513,11 @@ final class TopologyParser {
     private static void formatNode(Topology t, Topology.Node n, StringBuilder sb) {
         sb.append('\n');
         if (n.isEthernet()) {
-            sb.append("Ethernet\t").append(n.numPorts()).append(" \"").append(n.name()).append("\"\n");
+            sb.append("Ethernet\t").append(n.numPorts()).append(" \"").append(n.name()).append('"');
+            if (!n.description().equals(n.name())) {
+                sb.append("\t\t# \"").append(n.description()).append('"');
+            }
+            sb.append('\n');
         } else {
             sb.append(String.format("vendid=0x%x%ndevid=0x%x%nsysimgguid=0x%x%n", n.vendorId(), n.deviceId(),
                     n.systemImageGuid()));

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.rdma.verbs.time.VirtualClock;
+import org.rdma.rvt.testkit.Peers;
 
 /**
  * The fast path does not allocate: packets come from the port pool, headers are written into the
@@ -48,7 +48,7 @@ class AllocationTest {
 
     private static void assumeAllocationCounting() {
         java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
-        Assumptions.assumeTrue(bean instanceof com.sun.management.ThreadMXBean
+        Peers.require(bean instanceof com.sun.management.ThreadMXBean
                 && ((com.sun.management.ThreadMXBean) bean).isThreadAllocatedMemorySupported()
                 && ((com.sun.management.ThreadMXBean) bean).isThreadAllocatedMemoryEnabled(),
                 "this JVM does not count allocated bytes per thread");

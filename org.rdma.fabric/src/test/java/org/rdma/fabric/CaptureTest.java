@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.rdma.verbs.time.VirtualClock;
@@ -26,6 +25,7 @@ import org.rdma.verbs.wire.MadHdr;
 import org.rdma.verbs.wire.NodeInfo;
 import org.rdma.verbs.wire.Smp;
 import org.rdma.verbs.wire.Vcrc;
+import org.rdma.rvt.testkit.Peers;
 
 /**
  * Captures: pcap files of LINKTYPE_ERF with ERF type 21 records for InfiniBand links (as ibdump
@@ -224,21 +224,9 @@ class CaptureTest {
         return out;
     }
 
-    static void assumeTshark() {
-        boolean present;
-        try {
-            Process p = new ProcessBuilder("tshark", "--version").redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            present = p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (IOException | InterruptedException e) {
-            present = false;
-        }
-        Assumptions.assumeTrue(present, "tshark is not installed (apt-get install -y tshark); skipping the decode check");
-    }
-
     @Test
     void tsharkDecodesInfinibandCapture() throws Exception {
-        assumeTshark();
+        Peers.requireTshark();
         Path file = captureIb("ib-tshark.pcap");
         String full = tshark(file, "-V");
         assertFalse(full.contains("Malformed"), full);
@@ -263,7 +251,7 @@ class CaptureTest {
 
     @Test
     void tsharkDecodesRoceCapture() throws Exception {
-        assumeTshark();
+        Peers.requireTshark();
         Path file = captureRoce("roce-tshark.pcap");
         String full = tshark(file, "-V");
         assertFalse(full.contains("Malformed"), full);

@@ -383,6 +383,19 @@ class SwitchSmaTest {
         assertEquals(MadHdr.IB_MGMT_MAD_STATUS_BAD_VERSION, resp.statusCode());
     }
 
+    /** An SMA answers requests only: a response is bad input, counted; a TrapRepress ends a trap. */
+    @Test
+    void unsolicitedResponsesAreCountedAndDropped() {
+        FabricPort in = Nets.port(f, Nets.S2, 1);
+        long dropped = in.counters().vl15Dropped();
+        Pkts.sendDr(sm, Smp.directed(MadHdr.IB_MGMT_METHOD_GET_RESP, NodeDescription.ATTR_ID, 0, 0xABCD, 1, 2));
+        assertEquals(0, atSm.size(), "no answer to a response");
+        assertEquals(dropped + 1, in.counters().vl15Dropped());
+        Pkts.sendDr(sm, Smp.directed(MadHdr.IB_MGMT_METHOD_TRAP_REPRESS, 0x0002, 0, 0xABCE, 1, 2));
+        assertEquals(0, atSm.size());
+        assertEquals(dropped + 1, in.counters().vl15Dropped(), "a TrapRepress is taken, not dropped");
+    }
+
     @Test
     void perfMgtPortCountersOfTheSwitch() {
         Nets.activateAll(f);

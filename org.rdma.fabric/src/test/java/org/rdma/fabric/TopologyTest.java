@@ -1,6 +1,7 @@
 package org.rdma.fabric;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -127,6 +128,59 @@ class TopologyTest {
         f.close();
     }
 
+    /** Found by fuzzing: a cable declared from its far end came back from format() the other way round. */
+    @Test
+    void equalTopologiesMayListNodesAndCablesInAnyOrder() {
+        Topology a = Topology.builder().addSwitch("s", 4, 0x10).addCa("h", 2, 0x20).addEthernet("e", 2)
+                .link("s", 1, "h", 1).link("e", 1, "h", 2).build();
+        Topology b = Topology.builder().addEthernet("e", 2).addCa("h", 2, 0x20).addSwitch("s", 4, 0x10)
+                .link("h", 2, "e", 1).link("h", 1, "s", 1).build();
+        assertEquals(a, b);
+        assertEquals(a.hashCode(), b.hashCode());
+        assertEquals(a, Topology.parse(b.format()));
+        Topology c = Topology.builder().addSwitch("s", 4, 0x10).addCa("h", 2, 0x20).addEthernet("e", 2)
+                .link("s", 2, "h", 1).link("e", 1, "h", 2).build();
+        assertNotEquals(a, c);
+    }
+
+    /** Found by fuzzing: a switch named or described with "enhanced port 0" or "lid 5" took them as its own. */
+    @Test
+    void aDescriptionIsNotReadForTheSwitchsPort0() {
+        Topology t = Topology.parse("Switch 8 \"s\" # \"enhanced port 0 lid 5 lmc 2\" base port 0 lid 7 lmc 1\n");
+        Topology.Node s = t.node("s").orElseThrow();
+        assertEquals("enhanced port 0 lid 5 lmc 2", s.description());
+        assertFalse(s.enhancedPort0());
+        assertEquals(7, s.lid());
+        assertEquals(1, s.lmc());
+        assertEquals(t, Topology.parse(t.format()));
+    }
+
+    /** Found by fuzzing: a lone CR in a name was written back into a header line that no longer matched. */
+    @Test
+    void controlCharactersAreRefused() {
+        RdmaException e = assertThrows(RdmaException.class, () -> Topology.parse("\nSwitch 8 \"a\rb\"\n"));
+        assertEquals(Errno.EINVAL, e.errno());
+        assertTrue(e.getMessage().contains(":2: control character 0x0d"), e.getMessage());
+        assertEquals(1, Topology.parse("Switch\t8 \"a\"\r\n").nodes().size(), "CR LF ends a line");
+    }
+
+    /** Found by fuzzing: a GUID on a switch's own side of a port line stuck to the switch's port. */
+    @Test
+    void aSwitchPortTakesNoGuidOfItsOwn() {
+        Topology t = Topology.parse("Switch 4 \"s\"\n[1](2c90300a1b5c1) \"h\"[1]\n\nCa 1 \"h\"\n[1] \"s\"[1]\n");
+        Topology.Node s = t.node("s").orElseThrow();
+        assertEquals(s.nodeGuid(), s.portGuid(1));
+        assertEquals(t, Topology.parse(t.format()));
+    }
+
+    /** Found by fuzzing: the description of an Ethernet segment was not written back. */
+    @Test
+    void anEthernetSegmentKeepsItsDescription() {
+        Topology t = Topology.parse("Ethernet 2 \"lan\" # \"the lab's switch\"\n");
+        assertEquals("the lab's switch", t.node("lan").orElseThrow().description());
+        assertEquals(t, Topology.parse(t.format()));
+    }
+
     @Test
     void errorsNameTheLine() {
         RdmaException twice = assertThrows(RdmaException.class, () -> Topology.parse(
@@ -143,6 +197,10 @@ class TopologyTest {
         assertEquals(Errno.EINVAL, assertThrows(RdmaException.class,
                 () -> Topology.parse("Switch 4 \"a\"\n[1] \"b\"[1]\n\nSwitch 4 \"b\"\n[1] \"a\"[1]\n\nEthernet 2 \"e\"\n"
                         + "[1] \"a\"[2]\n")).errno());
+        // found by fuzzing: an unquoted description with a quote, which format() could not write back
+        RdmaException quote = assertThrows(RdmaException.class, () -> Topology.parse("Ca 1 \"h\" # lid 1 x \"y\" lid 0\n"));
+        assertEquals(Errno.EINVAL, quote.errno());
+        assertTrue(quote.getMessage().contains(":1:"), quote.getMessage());
     }
 
     @Test

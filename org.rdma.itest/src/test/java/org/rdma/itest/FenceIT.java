@@ -39,6 +39,7 @@ import org.rdma.itest.support.RecordingClient;
 import org.rdma.itest.support.Runtimes;
 import org.rdma.itest.support.Threads;
 import org.rdma.verbs.IbClient;
+import org.rdma.verbs.IbCore;
 import org.rdma.verbs.IbDevice;
 import org.rdma.verbs.runtime.IbRuntime;
 import org.rdma.verbs.spi.IbDeviceProvider;
@@ -57,6 +58,9 @@ class FenceIT {
 
     @InjectService(timeout = 10_000)
     IbRuntime runtime;
+
+    @InjectService(timeout = 10_000)
+    IbCore core;
 
     private Fixture f;
 
@@ -183,6 +187,8 @@ class FenceIT {
         final List<String> violations = new CopyOnWriteArrayList<>();
         final Map<Long, AtomicBoolean> providerGone = new ConcurrentHashMap<>();
         final List<FenceClient> clients = new CopyOnWriteArrayList<>();
+        /** Per device GUID, the stable clients' callbacks in the order they ran. */
+        final Map<Long, List<String>> stableOrder = new ConcurrentHashMap<>();
 
         boolean gone(long guid) {
             AtomicBoolean g = providerGone.get(guid);
@@ -190,20 +196,48 @@ class FenceIT {
         }
     }
 
-    /** A client that checks the fence contract on every callback. */
+    /**
+     * A client that checks the fence contract on every callback, and calls back into the
+     * registry from each as the contract allows (a reference by name, client data, a port query).
+     */
     private static final class FenceClient implements IbClient {
         final String name;
         final String driverPrefix;
         final Fences fences;
+        final IbCore core;
+        final boolean stable;
         final Map<Long, AtomicInteger> balance = new ConcurrentHashMap<>();
         final Map<Long, AtomicBoolean> busy = new ConcurrentHashMap<>();
         final AtomicInteger adds = new AtomicInteger();
         volatile boolean gone;
 
-        FenceClient(String name, String driverPrefix, Fences fences) {
+        FenceClient(String name, String driverPrefix, Fences fences, IbCore core, boolean stable) {
             this.name = name;
             this.driverPrefix = driverPrefix;
             this.fences = fences;
+            this.core = core;
+            this.stable = stable;
+        }
+
+        /** The calls into the registry a callback may make; the device is registered during add. */
+        private void callBack(String op, IbDevice d) {
+            IbDevice held = core.getByName(d.name(), d.driverId());
+            if (held != null) {
+                if (held != d) {
+                    fences.violations.add(op + " of " + name + ": getByName(" + d.name() + ") found another device");
+                }
+                held.put();
+            } else if (op.equals("add")) {
+                fences.violations.add("add of " + name + ": getByName(" + d.name() + ") found nothing during add");
+            }
+            try {
+                d.queryPort(1);
+            } catch (RuntimeException e) {
+                fences.violations.add(op + " of " + name + ": queryPort failed: " + e);
+            }
+            if (stable) {
+                fences.stableOrder.computeIfAbsent(d.nodeGuid(), g -> new CopyOnWriteArrayList<>()).add(op + " " + name);
+            }
         }
 
         @Override
@@ -247,6 +281,7 @@ class FenceIT {
                 fences.violations.add("add of " + name + " for " + d.name() + " twice without remove");
             }
             d.setClientData(this, name + "@" + guid);
+            callBack("add", d);
             adds.incrementAndGet();
             exit("add", d, guid);
             return 0;
@@ -264,6 +299,7 @@ class FenceIT {
             if (!(name + "@" + guid).equals(data)) {
                 fences.violations.add("remove of " + name + " for " + d.name() + " got client data " + data);
             }
+            callBack("remove", d);
             exit("remove", d, guid);
         }
 
@@ -298,7 +334,7 @@ class FenceIT {
         Runtimes.awaitDevices(runtime, prefix + "-stable", 2);
         List<FenceClient> stableClients = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
-            FenceClient c = new FenceClient(f.id() + "-stable" + i, prefix, fences);
+            FenceClient c = new FenceClient(f.id() + "-stable" + i, prefix, fences, core, true);
             stableClients.add(c);
             fences.clients.add(c);
             f.client(c);
@@ -319,7 +355,7 @@ class FenceIT {
             futures.add(pool.submit(() -> {
                 start.await();
                 for (int i = 0; i < rounds; i++) {
-                    FenceClient c = new FenceClient(f.id() + "-c" + tn + "." + i, prefix, fences);
+                    FenceClient c = new FenceClient(f.id() + "-c" + tn + "." + i, prefix, fences, core, false);
                     fences.clients.add(c);
                     ServiceRegistration<IbClient> r = bc.registerService(IbClient.class, c, null);
                     if (ThreadLocalRandom.current().nextBoolean()) {
@@ -381,6 +417,15 @@ class FenceIT {
         assertEquals(List.of(), Runtimes.deviceNames(runtime, prefix + "-churn"), "no churned device left");
         long registeredChurn = churned.stream().filter(TestProvider::isAttached).count();
         assertTrue(registeredChurn > 0, "the churn registered devices");
+        // Kernel order on every churned device: adds oldest client first, removes newest first.
+        String s0 = stableClients.get(0).name;
+        String s1 = stableClients.get(1).name;
+        for (TestProvider p : churned) {
+            if (p.isAttached()) {
+                assertEquals(List.of("add " + s0, "add " + s1, "remove " + s1, "remove " + s0),
+                        fences.stableOrder.get(p.config().nodeGuid()), p + ": the stable clients' callbacks in kernel order");
+            }
+        }
         for (FenceClient c : stableClients) {
             assertEquals(2 + registeredChurn, c.adds.get(),
                     c.name + " was added to each stable device and to every churned device that got registered");

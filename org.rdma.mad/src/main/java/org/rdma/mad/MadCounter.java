@@ -25,5 +25,7 @@ public enum MadCounter {
     /** RMPP segments received. */
     RMPP_SEGMENTS,
     /** Receive completions with an error status. */
-    RECV_ERRORS
+    RECV_ERRORS,
+    /** RMPP reassemblies dropped because their next segment did not come in time (ABORT with T2L sent). */
+    RMPP_RECV_TIMEOUTS
 }

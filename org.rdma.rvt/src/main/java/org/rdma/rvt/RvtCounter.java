@@ -38,4 +38,11 @@ public enum RvtCounter {
     RDMA_SENDS,
     /** Receives completed by the responder. */
     RDMA_RECVS,
+    /**
+     * Responses (ACKs, read responses) that found the QP's task busy and were queued for it
+     * instead of completing at once ({@code RXE_CNT_COMPLETER_SCHED}, shown as {@code ack_deferred}).
+     */
+    ACK_DEFERRED,
+    /** A port left ACTIVE ({@code RXE_CNT_LINK_DOWNED}). */
+    LINK_DOWNED,
 }

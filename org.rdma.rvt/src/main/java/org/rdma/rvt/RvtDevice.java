@@ -1,6 +1,7 @@
 package org.rdma.rvt;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.function.Consumer;
 import org.rdma.rvt.internal.qp.DeviceVerbs;
 import org.rdma.rvt.internal.qp.RvtContext;
@@ -8,6 +9,7 @@ import org.rdma.verbs.AhAttr;
 import org.rdma.verbs.CqInitAttr;
 import org.rdma.verbs.DeviceAttr;
 import org.rdma.verbs.DeviceCapFlags;
+import org.rdma.verbs.HwStats;
 import org.rdma.verbs.IbAh;
 import org.rdma.verbs.IbCq;
 import org.rdma.verbs.IbMr;
@@ -148,6 +150,46 @@ public class RvtDevice implements IbDeviceProvider {
     /** A transport counter. */
     public long counter(RvtCounter c) {
         return dev.counter(c);
+    }
+
+    /** The transport's counters as Linux rxe names them ({@code rxe_counter_descs}), in its order. */
+    private static final String[] HW_STAT_NAMES = {
+        "sent_pkts", "rcvd_pkts", "duplicate_request", "out_of_seq_request", "rcvd_rnr_err",
+        "send_rnr_err", "rcvd_seq_err", "ack_deferred", "retry_exceeded_err",
+        "retry_rnr_exceeded_err", "completer_retry_err", "send_err", "link_downed", "rdma_sends",
+        "rdma_recvs",
+    };
+    private static final RvtCounter[] HW_STATS = {
+        RvtCounter.SENT_PKTS, RvtCounter.RCVD_PKTS, RvtCounter.DUPLICATE_REQUEST,
+        RvtCounter.OUT_OF_SEQUENCE, RvtCounter.RCV_RNR_ERR, RvtCounter.SND_RNR,
+        RvtCounter.RCV_SEQ_ERR, RvtCounter.ACK_DEFERRED, RvtCounter.RETRY_EXCEEDED,
+        RvtCounter.RNR_RETRY_EXCEEDED, RvtCounter.COMP_RETRY, RvtCounter.SEND_ERR,
+        RvtCounter.LINK_DOWNED, RvtCounter.RDMA_SENDS, RvtCounter.RDMA_RECVS,
+    };
+
+    /**
+     * {@code rxe_ib_alloc_hw_port_stats()}: the transport's counters (device-wide, as rxe's are),
+     * then the driver's own for the port.
+     */
+    @Override
+    public HwStats allocHwPortStats(int port) {
+        String[] extra = driver.hwStatNames(port);
+        String[] names = Arrays.copyOf(HW_STAT_NAMES, HW_STAT_NAMES.length + extra.length);
+        System.arraycopy(extra, 0, names, HW_STAT_NAMES.length, extra.length);
+        return new HwStats(names);
+    }
+
+    /** {@code rxe_ib_get_hw_stats()}. */
+    @Override
+    public int getHwStats(HwStats stats, int port, int index) {
+        int n = Math.min(index, stats.numCounters());
+        for (int i = 0; i < Math.min(n, HW_STATS.length); i++) {
+            stats.value[i] = counter(HW_STATS[i]);
+        }
+        if (n > HW_STATS.length) {
+            driver.getHwStats(port, stats.value, HW_STATS.length);
+        }
+        return n;
     }
 
     /** {@code rvt_qp_iter()}: calls {@code cb} for every live QP. */

@@ -57,4 +57,16 @@ public interface RvtDriver {
     default int maxSegments(int port) {
         return 1;
     }
+
+    /**
+     * The names of the driver's own counters for {@code port}, shown after the transport's
+     * ({@code rdma statistic show}); none by default. Asked once per port.
+     */
+    default String[] hwStatNames(int port) {
+        return new String[0];
+    }
+
+    /** Fills the counters {@link #hwStatNames} names into {@code value[offset...]}; allocates nothing. */
+    default void getHwStats(int port, long[] value, int offset) {
+    }
 }

@@ -12,5 +12,5 @@
  * {@code IBK_INTEGRITY_HANDOVER} by default.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.2.0")
+@org.osgi.annotation.versioning.Version("1.3.0")
 package org.rdma.rvt;

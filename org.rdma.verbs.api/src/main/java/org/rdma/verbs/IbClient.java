@@ -8,9 +8,11 @@ import org.osgi.annotation.versioning.ConsumerType;
  * and unregisters it when the service goes away ({@code ib_unregister_client()}).
  *
  * <p>{@link #add} is called for every device in client registration order, and for every
- * device registered later; {@link #remove} in reverse order. Both run without core locks held,
- * never concurrently for the same device, and unregistration of the client or the device is a
- * fence: once it returns, no callback of this client for that device runs any more.
+ * device registered later; {@link #remove} in reverse order, never concurrently with another
+ * callback for the same device. {@code add} runs under the core's registration lock,
+ * {@code remove} without any; unregistration of the client or the device is a fence. The
+ * whole contract, with what each callback may and must not do, is the registration contract
+ * in the package documentation of {@code org.rdma.verbs}.
  */
 @ConsumerType
 public interface IbClient {

@@ -5,7 +5,9 @@ import org.osgi.annotation.versioning.ProviderType;
 
 /**
  * The device registry of {@code drivers/infiniband/core/device.c}: lookups with reference
- * counts, and the unregistration calls. Published by the core as an OSGi service.
+ * counts, and the unregistration calls. Published by the core as an OSGi service. What may be
+ * called from client callbacks and service listeners, and which calls are fences, is the
+ * registration contract in the package documentation of {@code org.rdma.verbs}.
  */
 @ProviderType
 public interface IbCore {

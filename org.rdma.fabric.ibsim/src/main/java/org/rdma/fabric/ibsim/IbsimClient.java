@@ -115,7 +115,12 @@ public final class IbsimClient implements AutoCloseable {
             SimClientInfo asked = new SimClientInfo(data.getLocalPort(), 0, issm, nodeId);
             IbsimClient probe = new IbsimClient(server, ctl, data, 0, nodeId);
             SimCtl reply = probe.ctl(SimCtl.SIM_CTL_CONNECT, asked.pack());
-            SimClientInfo got = SimClientInfo.unpack(reply.data);
+            SimClientInfo got;
+            try {
+                got = SimClientInfo.unpack(reply.data);
+            } catch (IllegalArgumentException e) {
+                throw new RdmaException(Errno.EPROTO, "ibsim at " + server + " answered CONNECT with " + e.getMessage());
+            }
             int id = got.id();
             if (id < 0 || id >= IBSIM_MAX_CLIENTS) {
                 throw new RdmaException(Errno.EPROTO, "ibsim at " + server + " assigned client index " + id

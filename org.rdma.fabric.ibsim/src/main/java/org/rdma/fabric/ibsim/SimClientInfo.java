@@ -1,6 +1,7 @@
 package org.rdma.fabric.ibsim;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
@@ -59,6 +60,8 @@ public record SimClientInfo(int id, int qp, boolean issm, String nodeId) {
      *
      * @param data the control message's data
      * @return the client info
+     * @throws IllegalArgumentException ({@code "EINVAL: ..."}) if the node id is not UTF-8: decoded
+     *                                  with replacement characters it would no longer fit
      */
     public static SimClientInfo unpack(byte[] data) {
         Objects.checkFromIndexSize(0, BYTES, data.length);
@@ -70,6 +73,12 @@ public record SimClientInfo(int id, int qp, boolean issm, String nodeId) {
         while (n < NODEID_BYTES - 1 && data[12 + n] != 0) {
             n++;
         }
-        return new SimClientInfo(id, qp, issm, new String(data, 12, n, StandardCharsets.UTF_8));
+        String nodeId;
+        try {
+            nodeId = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(data, 12, n)).toString();
+        } catch (CharacterCodingException e) {
+            throw new IllegalArgumentException("EINVAL: the node id in a sim_client_info is not UTF-8", e);
+        }
+        return new SimClientInfo(id, qp, issm, nodeId);
     }
 }

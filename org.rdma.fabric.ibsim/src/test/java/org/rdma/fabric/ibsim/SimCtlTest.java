@@ -71,6 +71,11 @@ class SimCtlTest {
         assertThrows(IllegalArgumentException.class, () -> SimCtl.request(0, SimCtl.SIM_CTL_CONNECT, new byte[65]));
         assertThrows(IllegalArgumentException.class,
                 () -> new SimClientInfo(1, 0, false, "a-node-id-of-thirty-two-bytes!!!"));
+        // 31 bytes that are not UTF-8 fit on the wire but not, decoded with replacements, in a node id
+        byte[] info = new byte[SimCtl.SIM_CTL_MAX_DATA];
+        java.util.Arrays.fill(info, 12, 43, (byte) 0xFF);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SimClientInfo.unpack(info));
+        assertTrue(e.getMessage().startsWith("EINVAL: "), e.getMessage());
         assertEquals("SIM_CTL_GET_PKEYS", SimCtl.typeName(SimCtl.SIM_CTL_GET_PKEYS));
         assertEquals("SIM_CTL_11", SimCtl.typeName(11));
     }

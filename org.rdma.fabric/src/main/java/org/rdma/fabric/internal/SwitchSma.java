@@ -143,8 +143,10 @@ final class SwitchSma {
             }
         }
         Smp resp = process(smp, in.portNum);
-        if (resp != null) {
-            sendSmpResponse(in, resp, lrhSlid);
+        if (resp != null ? !sendSmpResponse(in, resp, lrhSlid) : smp.method != MadHdr.IB_MGMT_METHOD_TRAP_REPRESS) {
+            // Nothing to answer but a TrapRepress (the SM acknowledging this SMA's trap) is bad
+            // input: a response to a request this SMA never sent, or an answer with no way back.
+            in.counters.inc(Counters.VL15_DROPPED);
         }
     }
 
@@ -163,13 +165,14 @@ final class SwitchSma {
         out.send(udPacket(out, Packet.VL15, 0, lrhDlid, lrhSlid, 0, 0xFFFF, 0, 0, pack(smp)));
     }
 
-    private void sendSmpResponse(PortImpl in, Smp resp, int requesterLid) {
+    /** Sends the SMA's answer back the way the request came; false if there is no way back. */
+    private boolean sendSmpResponse(PortImpl in, Smp resp, int requesterLid) {
         PortImpl out;
         int dlid;
         if (resp.isDirectedRoute()) {
             DrSmp.Decision d = DrSmp.send(resp, true, in.portNum);
             if (d.verdict() != DrSmp.Verdict.FORWARD || d.port() < 1 || d.port() > sw.numPorts()) {
-                return;
+                return false;
             }
             out = sw.portImplUnchecked(d.port());
             dlid = Packet.LID_PERMISSIVE;
@@ -177,11 +180,12 @@ final class SwitchSma {
             dlid = requesterLid;
             out = replyPort(in, dlid);
             if (out == null) {
-                return;
+                return false;
             }
         }
         int own = sw.port0().lid;
         out.send(udPacket(out, Packet.VL15, 0, dlid, own == 0 ? Packet.LID_PERMISSIVE : own, 0, 0xFFFF, 0, 0, pack(resp)));
+        return true;
     }
 
     /** Where a LID-routed response leaves: the LFT entry for the requester, else back where the request came in. */

@@ -44,6 +44,11 @@ final class AgentImpl implements MadAgent {
     static final int RMPP_WINDOW = Math.max(MadLayer.RECV_QUEUE_SIZE >> 3, 1);
     /** Time an RMPP sender waits for an ACK when the buffer gives no timeout. */
     static final int RMPP_ACK_TIMEOUT_MS = 2000;
+    /**
+     * Time a reassembly waits for its next segment before it is aborted with T2L, as the kernel's
+     * {@code timeout_work} of a {@code mad_rmpp_recv}: a sender that stops never leaves state behind.
+     */
+    static final int RMPP_RECV_TIMEOUT_MS = 40_000;
 
     final MadPort port;
     final int qpIndex;
@@ -62,6 +67,8 @@ final class AgentImpl implements MadAgent {
     private final Map<RmppKey, RmppRecv> rmppRecvs = new HashMap<>();
     private IbClock.Timer timer;
     private long timerDeadline;
+    /** Pending no later than the earliest deadline of {@link #rmppRecvs}, while there is one. */
+    private IbClock.Timer rmppTimer;
     private boolean dead;
     private final List<Thread> inCallback = new ArrayList<>();
 
@@ -199,6 +206,10 @@ final class AgentImpl implements MadAgent {
             if (timer != null) {
                 timer.cancel();
                 timer = null;
+            }
+            if (rmppTimer != null) {
+                rmppTimer.cancel();
+                rmppTimer = null;
             }
         }
         for (SendBufImpl sb : flushed) {
@@ -590,6 +601,9 @@ final class AgentImpl implements MadAgent {
         int expected = 1;
         int newwin = 1;
         int hdrLen;
+        /** The latest segment: where the T2L abort goes. */
+        MadRecvWc last;
+        long deadline;
     }
 
     /**
@@ -640,11 +654,18 @@ final class AgentImpl implements MadAgent {
                 }
                 r = new RmppRecv();
                 r.hdrLen = hdrLen;
+                // the payload length is the sender's word: room for one window at most, the buffer
+                // grows with the segments that really come
                 int rmppSize = MadLayer.MAD_SIZE - MadHdr.IB_MGMT_RMPP_HDR;
-                int paylen = Rmpp.paylenNewwin(mad);
-                int segs = paylen > 0 ? (paylen + rmppSize - 1) / rmppSize : 1;
-                r.buf = new byte[hdrLen + Math.max(1, segs) * segData];
+                long paylen = Rmpp.paylenNewwin(mad) & 0xFFFF_FFFFL;
+                long segs = Math.min(Math.max(1, (paylen + rmppSize - 1) / rmppSize), RMPP_WINDOW);
+                r.buf = new byte[hdrLen + (int) segs * segData];
                 rmppRecvs.put(key, r);
+            }
+            r.last = wc;
+            r.deadline = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RMPP_RECV_TIMEOUT_MS);
+            if (rmppTimer == null || !rmppTimer.isPending()) {
+                scheduleRmppTimeout(r.deadline);
             }
             if (seg < r.expected) {
                 // duplicate: ACK again what we have
@@ -690,6 +711,51 @@ final class AgentImpl implements MadAgent {
         // the whole message: clear the per-segment RMPP fields of the first header
         byte[] msg = java.util.Arrays.copyOf(done, Math.max(doneLen, MadLayer.MAD_SIZE));
         return new MadRecvWc(wc.wc(), wc.grh(), msg, doneLen);
+    }
+
+    private void scheduleRmppTimeout(long deadline) {
+        long delay = Math.max(0, deadline - clock.nanoTime());
+        rmppTimer = clock.schedule(() -> port.layer.workqueue().execute(this::timeoutRmppRecvs), delay,
+                TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * {@code recv_timeout_handler()}: every reassembly whose next segment is overdue is dropped,
+     * counted, and its sender told with an ABORT (T2L); the timer is re-armed for the rest.
+     */
+    private void timeoutRmppRecvs() {
+        List<MadRecvWc> aborted = new ArrayList<>();
+        synchronized (lock) {
+            if (dead) {
+                return;
+            }
+            long now = clock.nanoTime();
+            long earliest = Long.MAX_VALUE;
+            for (var it = rmppRecvs.values().iterator(); it.hasNext();) {
+                RmppRecv r = it.next();
+                if (r.deadline <= now) {
+                    it.remove();
+                    aborted.add(r.last);
+                } else {
+                    earliest = Math.min(earliest, r.deadline);
+                }
+            }
+            rmppTimer = null;
+            if (earliest != Long.MAX_VALUE) {
+                scheduleRmppTimeout(earliest);
+            }
+        }
+        for (MadRecvWc wc : aborted) {
+            port.count(MadCounter.RMPP_RECV_TIMEOUTS);
+            sendRmppControl(wc, Rmpp.TYPE_ABORT, Rmpp.STATUS_T2L, 0, 0);
+        }
+    }
+
+    /** Reassemblies in progress. */
+    int rmppRecvCount() {
+        synchronized (lock) {
+            return rmppRecvs.size();
+        }
     }
 
     /** {@code ack_recv()}/{@code nack_recv()}: an ACK, STOP or ABORT back to the sender. */

@@ -70,15 +70,18 @@ final class Net implements AutoCloseable {
                     synchronized (this) {
                         n = q.poll();
                         if (n == null) {
+                            // Under the poll's lock: work queued from now on finds nobody running.
+                            running = false;
                             return;
                         }
                     }
                     n.run();
                 }
-            } finally {
+            } catch (RuntimeException | Error e) {
                 synchronized (this) {
                     running = false;
                 }
+                throw e;
             }
         }
     }

@@ -9,7 +9,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.test.common.annotation.InjectBundleContext;
 import org.rdma.runtime.itest.support.Gogo;
@@ -22,8 +21,8 @@ import org.rdma.runtime.itest.support.Platform;
  * route comes from a PathRecord query through the SA client, ucmatose connections through the
  * IB CM, saquery through the user-MAD API) the bundles are stopped as the framework stops them,
  * and nothing may have outlived its client: no object for the core to reap ("left by clients"),
- * no PD the MAD layer could not free (EBUSY). The same when the driver goes under a running
- * {@code ib_write_bw}, as {@code rdma:driver-unload} makes it go.
+ * no PD the MAD layer could not free (EBUSY). The same when {@code rdma:driver-unload} takes the
+ * driver away under a running {@code ib_write_bw}.
  *
  * <p>The order in which the framework tells the core and SCR that a service is going is not
  * defined (each start gives every bundle a new context, and the listeners are called in their
@@ -80,17 +79,16 @@ class CleanShutdownIT {
 
     @Test
     void driverRemovalUnderTrafficLeavesNothingBehind() throws Exception {
-        Bundle driver = platform.bundle("org.rdma.hca.mlx4sim");
         try (Gogo g = Gogo.open(bc); Gogo writer = Gogo.open(bc)) {
             awaitFabric(g);
             CompletableFuture<Exception> run = CompletableFuture.supplyAsync(() -> writer.runFailing(
                     "ib_write_bw -d mlx4_0 -i 2 --peer-device mlx4_1 -i 2 -D 60 -s 4096"));
             awaitRcQps(g);
-            driver.stop();
+            g.run("rdma:driver-unload mlx4sim");
             Exception e = run.get(60, TimeUnit.SECONDS);
             assertTrue(e.getMessage().contains("writes completed") && e.getMessage().contains("none outstanding"),
                     "ib_write_bw accounts for every write it posted: " + e);
-            driver.start();
+            g.run("rdma:driver-load mlx4sim");
             awaitFabric(g);
         }
         assertEquals(List.of(), log.matching(LogCapture.LEFT_BEHIND),

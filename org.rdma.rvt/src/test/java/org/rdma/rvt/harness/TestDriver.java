@@ -23,6 +23,8 @@ public final class TestDriver implements RvtDriver {
     public volatile int[] pkeys = {0xffff, 0x8001, 0x0002};
     /** Transmit calls to answer with -EAGAIN. */
     public volatile int eagain;
+    /** The port's state as queryPort reports it (the device reads it when its port is refreshed). */
+    public volatile PortState state = PortState.ACTIVE;
     /** The longest train transmit takes (the device reads it when its port is refreshed). */
     public volatile int maxSegments = 1;
 
@@ -35,7 +37,7 @@ public final class TestDriver implements RvtDriver {
     @Override
     public PortAttr queryPort(int port) {
         PortAttr a = new PortAttr();
-        a.state = PortState.ACTIVE;
+        a.state = state;
         a.physState = PhysPortState.LINK_UP;
         a.lid = lid;
         a.maxMtu = Mtu.MTU_4096;

@@ -7,8 +7,6 @@ import org.apache.felix.service.command.Descriptor;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
-import org.rdma.verbs.Errno;
-import org.rdma.verbs.RdmaException;
 import org.rdma.verbs.runtime.DeviceDTO;
 import org.rdma.verbs.runtime.IbRuntime;
 import org.rdma.verbs.runtime.PortDTO;
@@ -67,31 +65,10 @@ public class LinkCommand {
             }
             return;
         }
-        String name = a.get(0);
-        int port = 0;
-        int slash = name.indexOf('/');
-        if (slash >= 0) {
-            String num = name.substring(slash + 1);
-            name = name.substring(0, slash);
-            try {
-                port = Integer.parseInt(num);
-            } catch (NumberFormatException e) {
-                port = -1;
-            }
-            if (port <= 0) {
-                throw new RdmaException(Errno.EINVAL, "wrong port '" + num + "'; usage: " + USAGE);
-            }
-        }
-        DeviceDTO d = devices.get(RdmaFormat.deviceIndex(dto.devices, name));
-        boolean found = false;
-        for (PortDTO p : RdmaFormat.list(d.ports)) {
-            if (port == 0 || p.port == port) {
-                RdmaFormat.linkLines(d, p, details).forEach(out::println);
-                found = true;
-            }
-        }
-        if (port != 0 && !found) {
-            throw new RdmaException(Errno.EINVAL, "device " + name + " has no port " + port);
+        RdmaFormat.LinkArg link = RdmaFormat.linkArg(a.get(0), USAGE);
+        DeviceDTO d = devices.get(RdmaFormat.deviceIndex(dto.devices, link.device()));
+        for (PortDTO p : RdmaFormat.ports(d, link.port())) {
+            RdmaFormat.linkLines(d, p, details).forEach(out::println);
         }
     }
 }

@@ -16,8 +16,12 @@ import org.osgi.service.cm.ConfigurationAdmin;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
 import org.rdma.verbs.Errno;
 import org.rdma.verbs.RdmaException;
+import org.rdma.verbs.runtime.DriverLoader;
 import org.rdma.verbs.runtime.FailedDTO;
 import org.rdma.verbs.runtime.IbRuntime;
 
@@ -30,11 +34,15 @@ import org.rdma.verbs.runtime.IbRuntime;
  * <p>A link of TYPE {@code rxe} or {@code mlx4sim} is a factory configuration of PID
  * {@code org.rdma.hca.TYPE} whose {@code name.template} is NAME; {@code netdev} and every other
  * {@code KEY VALUE} pair become its properties (a value with commas becomes a list, e.g.
- * {@code link.layer ib,eth}). As in the kernel, the driver must be loaded (its bundle active):
- * otherwise {@code EOPNOTSUPP}. Like {@code rdma link add}, the command returns once the device
- * is registered and prints nothing; {@code rdma:link-del} returns once it is gone. A device that
- * does not come is {@code ETIMEDOUT} with the core's reason when it refused it; a name taken is
- * {@code EEXIST}; deleting a device that no configuration made is {@code ENODEV}.
+ * {@code link.layer ib,eth}). The keys are the driver's ({@link LinkAttributes}: {@code udp_port}
+ * is taken as {@code udp.port}, an unknown key is {@code EINVAL}). As the kernel's
+ * {@code nldev_newlink()} calls {@code request_module("rdma-link-%s")} for a link type no loaded
+ * driver offers, a driver that is not loaded is loaded through the runtime's
+ * {@link DriverLoader} (if it has one); a type no driver offers is {@code EOPNOTSUPP}. Like
+ * {@code rdma link add}, the command returns once the device is registered and prints nothing;
+ * {@code rdma:link-del} returns once it is gone. A device that does not come is
+ * {@code ETIMEDOUT} with the core's reason when it refused it; a name taken is {@code EEXIST};
+ * deleting a device that no configuration made is {@code ENODEV}.
  */
 @Component(service = LinkConfigurations.class)
 public class LinkConfigurations {
@@ -47,6 +55,9 @@ public class LinkConfigurations {
     private final BundleContext bc;
     private final ConfigurationAdmin cm;
     private final IbRuntime runtime;
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    volatile DriverLoader loader;
 
     /** Links as configurations in {@code cm}, watched in {@code runtime}. */
     @Activate
@@ -66,18 +77,15 @@ public class LinkConfigurations {
         RdmaException.check(!name.isEmpty() && name.length() < 64 && name.indexOf('%') < 0
                 && name.chars().noneMatch(Character::isWhitespace), Errno.EINVAL, "bad device name '" + name + "'");
         RdmaException.check(type.matches("[a-z0-9]+"), Errno.EINVAL, "bad link type '" + args[2] + "'");
-        RdmaException.check(driverLoaded(type), Errno.EOPNOTSUPP,
-                "link type " + type + " is not available: load its driver (rdma:driver-load " + type + ")");
+        Bundle driver = linkDriver(type);
         RdmaException.check(!registered(name) && configurationOf(name) == null, Errno.EEXIST,
                 "device " + name + " already exists");
+        LinkAttributes attributes = LinkAttributes.of(type, driver, PID_PREFIX + type);
         Hashtable<String, Object> props = new Hashtable<>();
         props.put(NAME_TEMPLATE, name);
         for (int i = 3; i < args.length; i += 2) {
-            String key = args[i];
-            RdmaException.check(!NAME_TEMPLATE.equals(key) && key.matches("[a-z][a-z0-9._-]*"), Errno.EINVAL,
-                    "bad attribute '" + key + "'");
             String v = args[i + 1];
-            props.put(key, v.indexOf(',') >= 0 ? v.split(",") : v);
+            props.put(attributes.key(args[i], v, NAME_TEMPLATE), v.indexOf(',') >= 0 ? v.split(",") : v);
         }
         Configuration c = cm.createFactoryConfiguration(PID_PREFIX + type, "?");
         c.update(props);
@@ -104,13 +112,49 @@ public class LinkConfigurations {
                 + " s after its configuration was deleted");
     }
 
-    private boolean driverLoaded(String type) {
+    /**
+     * The active bundle of the driver of link type {@code type}, loaded now if need be
+     * ({@code request_module("rdma-link-%s")}); a driver loaded for nothing (its name is not a
+     * link type) is unloaded again.
+     *
+     * @throws RdmaException {@code EOPNOTSUPP} if no driver offers the type
+     */
+    private Bundle linkDriver(String type) {
+        Bundle b = activeBundle(PID_PREFIX + type);
+        DriverLoader l = loader;
+        if (b != null || l == null) {
+            RdmaException.check(b != null, Errno.EOPNOTSUPP,
+                    "link type " + type + " is not available: load its driver (rdma:driver-load " + type + ")");
+            return b;
+        }
+        boolean loadedNow;
+        try {
+            loadedNow = l.load(type);
+        } catch (RdmaException e) {
+            if (e.errno() != Errno.ENOENT && e.errno() != Errno.EINVAL) {
+                throw e;
+            }
+            throw new RdmaException(Errno.EOPNOTSUPP, "link type " + type + " is not available: no driver "
+                    + type + " (rdma:driver-list lists them)", e);
+        }
+        b = activeBundle(PID_PREFIX + type);
+        if (b == null) {
+            if (loadedNow) {
+                l.unload(type);
+            }
+            throw new RdmaException(Errno.EOPNOTSUPP, "link type " + type + " is not available: driver " + type
+                    + " makes no links");
+        }
+        return b;
+    }
+
+    private Bundle activeBundle(String symbolicName) {
         for (Bundle b : bc.getBundles()) {
-            if ((PID_PREFIX + type).equals(b.getSymbolicName()) && b.getState() == Bundle.ACTIVE) {
-                return true;
+            if (symbolicName.equals(b.getSymbolicName()) && b.getState() == Bundle.ACTIVE) {
+                return b;
             }
         }
-        return false;
+        return null;
     }
 
     private boolean registered(String name) {

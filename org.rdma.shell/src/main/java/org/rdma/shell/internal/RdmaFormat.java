@@ -314,6 +314,43 @@ final class RdmaFormat {
         return list;
     }
 
+    /** A {@code DEV[/PORT]} argument: the device's name and the port, 0 for every port. */
+    record LinkArg(String device, int port) {
+    }
+
+    /** Parses {@code DEV[/PORT]}; a port that is not a positive number is {@code EINVAL}. */
+    static LinkArg linkArg(String arg, String usage) {
+        int slash = arg.indexOf('/');
+        if (slash < 0) {
+            return new LinkArg(arg, 0);
+        }
+        String num = arg.substring(slash + 1);
+        int port;
+        try {
+            port = Integer.parseInt(num);
+        } catch (NumberFormatException e) {
+            port = -1;
+        }
+        if (port <= 0) {
+            throw new RdmaException(Errno.EINVAL, "wrong port '" + num + "'; usage: " + usage);
+        }
+        return new LinkArg(arg.substring(0, slash), port);
+    }
+
+    /** The ports of {@code device} that {@code port} selects (0: all); {@code EINVAL} if it has no such port. */
+    static List<PortDTO> ports(DeviceDTO device, int port) {
+        List<PortDTO> out = new ArrayList<>();
+        for (PortDTO p : list(device.ports)) {
+            if (port == 0 || p.port == port) {
+                out.add(p);
+            }
+        }
+        if (port != 0 && out.isEmpty()) {
+            throw new RdmaException(Errno.EINVAL, "device " + device.name + " has no port " + port);
+        }
+        return out;
+    }
+
     /** The elements of a DTO array, which may be {@code null}. */
     static <T> List<T> list(T[] array) {
         return array == null ? List.of() : Arrays.asList(array);

@@ -75,6 +75,11 @@ class CommandsTest {
                 }
                 return fixed.resourceCounts(device);
             }
+
+            @Override
+            public java.util.Map<String, Long> hwStats(String device, int port) {
+                return fixed.hwStats(device, port);
+            }
         };
         ResCommand cmd = new ResCommand(racing);
         assertEquals(List.of("2: rxe0: pd 1 cq 0 qp 0 cm_id 0 mr 0 ctx 0 srq 0 wq 0 mw 0 ah 0 counter 0"),
@@ -150,6 +155,11 @@ class CommandsTest {
 
         @Override
         public java.util.Map<String, Integer> resourceCounts(String device) {
+            return java.util.Map.of();
+        }
+
+        @Override
+        public java.util.Map<String, Long> hwStats(String device, int port) {
             return java.util.Map.of();
         }
     }

@@ -160,7 +160,23 @@ final class Fixtures {
                 m.put("counter", 0);
                 return m;
             }
+
+            @Override
+            public Map<String, Long> hwStats(String device, int port) {
+                return Fixtures.hwStats(device, port);
+            }
         };
+    }
+
+    /** rxe0's one port counts; mlx4_0's ports have no counters; a count past 2^63 prints unsigned. */
+    static Map<String, Long> hwStats(String device, int port) {
+        Map<String, Long> m = new LinkedHashMap<>();
+        if (device.equals("rxe0") && port == 1) {
+            m.put("sent_pkts", 12L);
+            m.put("rcvd_pkts", 11L);
+            m.put("icrc_err", -1L);
+        }
+        return m;
     }
 
     /** What {@code command} prints, line by line. */

@@ -348,16 +348,18 @@ final class SaServer {
         services.removeIf(sv -> sv.expiresNanos >= 0 && sv.expiresNanos <= now);
         switch (method) {
             case MadHdr.IB_MGMT_METHOD_SET -> {
-                services.removeIf(sv -> sv.rec.id == q.id && sv.rec.gid.equals(q.gid) && sv.rec.pkey == q.pkey);
+                services.removeIf(sv -> sameService(sv.rec, q));
                 long exp = q.lease == LEASE_INFINITE ? -1 : now + TimeUnit.SECONDS.toNanos(q.lease & 0xffff_ffffL);
                 services.add(new Service(q, exp));
                 respond(a, wc, MadHdr.IB_MGMT_METHOD_GET_RESP, 0, List.of(q), false);
             }
             case MadHdr.IB_SA_METHOD_DELETE -> {
+                // osm_svcr_get_by_rid(): the one record with this ID, GID and P_Key, not all that
+                // the component mask matches (their answer would not fit a DeleteResp)
                 List<SaRecord> gone = new ArrayList<>();
                 for (Iterator<Service> it = services.iterator(); it.hasNext();) {
                     Service sv = it.next();
-                    if (serviceMatches(q, mask, sv.rec)) {
+                    if (sameService(sv.rec, q)) {
                         gone.add(sv.rec);
                         it.remove();
                     }
@@ -374,6 +376,11 @@ final class SaServer {
                 answer(a, wc, method == MadHdr.IB_SA_METHOD_GET_TABLE, out);
             }
         }
+    }
+
+    /** A service record's identity ({@code osm_svcr_get_by_rid()}): ServiceID, ServiceGID and ServiceP_Key. */
+    private static boolean sameService(ServiceRecord a, ServiceRecord b) {
+        return a.id == b.id && a.gid.equals(b.gid) && a.pkey == b.pkey;
     }
 
     private static boolean serviceMatches(ServiceRecord q, long mask, ServiceRecord r) {

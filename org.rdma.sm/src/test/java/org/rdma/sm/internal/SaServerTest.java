@@ -273,6 +273,18 @@ class SaServerTest {
         Result<ServiceRecord> one = service(net.dev("h0"), MadHdr.IB_MGMT_METHOD_GET, byId, ServiceRecord.SERVICE_ID | ServiceRecord.SERVICE_NAME);
         assertEquals(0, one.status);
         assertEquals(net.dev("h4").queryGid(1, 0), one.rec.gid);
+
+        // a Delete removes the record its ID, GID and P_Key name, whatever else its mask matches
+        // (found by SmFuzzTest: deleting both overflowed the one-MAD DeleteResp)
+        ServiceRecord h2 = new ServiceRecord();
+        h2.id = 0x5678;
+        h2.gid = net.dev("h2").queryGid(1, 0);
+        h2.pkey = 0xffff;
+        Result<ServiceRecord> gone = service(net.dev("h2"), MadHdr.IB_SA_METHOD_DELETE, h2, ServiceRecord.SERVICE_ID);
+        assertEquals(0, gone.status);
+        assertEquals(h2.gid, gone.rec.gid);
+        assertEquals(List.of(net.dev("h4").queryGid(1, 0)), table(net.dev("h0"), byId, ServiceRecord.SERVICE_ID)
+                .stream().map(r -> new ServiceRecord().unpack(r, 0).gid).toList());
     }
 
     @Test

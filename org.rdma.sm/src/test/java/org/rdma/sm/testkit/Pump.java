@@ -39,15 +39,18 @@ public final class Pump implements Executor {
                 synchronized (this) {
                     n = q.poll();
                     if (n == null) {
+                        // Under the poll's lock: work queued from now on finds nobody running.
+                        running = false;
                         return;
                     }
                 }
                 n.run();
             }
-        } finally {
+        } catch (RuntimeException | Error e) {
             synchronized (this) {
                 running = false;
             }
+            throw e;
         }
     }
 

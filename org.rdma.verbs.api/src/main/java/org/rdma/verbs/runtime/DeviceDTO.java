@@ -30,7 +30,11 @@ public class DeviceDTO extends DTO {
     public int hwVer;
     /** {@code REGISTERED} or {@code UNREGISTERING}. */
     public String state;
-    /** References held: 1 for the registration itself, plus one per {@code ib_device_get_by_name()} not yet put. */
+    /**
+     * References held: 1 for the registration itself, one per client the device is added to
+     * (as each {@code client_data} entry holds one in the kernel), plus one per
+     * {@code ib_device_get_by_name()} not yet put.
+     */
     public int refCount;
     /** Ports in order. */
     public PortDTO[] ports;

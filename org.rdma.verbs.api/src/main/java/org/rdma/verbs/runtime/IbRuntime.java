@@ -53,4 +53,14 @@ public interface IbRuntime {
 
     /** {@code rdma res show}: per type, how many objects {@code device} has. */
     Map<String, Integer> resourceCounts(String device);
+
+    /**
+     * {@code rdma statistic show link DEV/PORT} ({@code nldev_stat_get_doit()} reading
+     * {@code ib_get_hw_stats()}): the port's hardware counters by name, in the driver's order;
+     * empty if the driver has none.
+     *
+     * @throws org.rdma.verbs.RdmaException {@code ENODEV} for an unknown device, {@code EINVAL}
+     *         for a port it does not have
+     */
+    Map<String, Long> hwStats(String device, int port);
 }

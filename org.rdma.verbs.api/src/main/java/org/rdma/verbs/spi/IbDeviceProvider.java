@@ -7,6 +7,7 @@ import org.rdma.verbs.CqInitAttr;
 import org.rdma.verbs.DeviceAttr;
 import org.rdma.verbs.DeviceModify;
 import org.rdma.verbs.Errno;
+import org.rdma.verbs.HwStats;
 import org.rdma.verbs.IbAh;
 import org.rdma.verbs.IbCq;
 import org.rdma.verbs.IbMr;
@@ -65,6 +66,26 @@ public interface IbDeviceProvider {
     /** {@code ops.modify_port}. */
     default void modifyPort(int port, int mask, PortModify modify) {
         throw new RdmaException(Errno.EOPNOTSUPP, "modify_port is not supported");
+    }
+
+    /**
+     * {@code ops.alloc_hw_port_stats}: the port's hardware counters, named, all 0; called once
+     * per port when the device registers. {@code null} (the default): the port has none.
+     */
+    default HwStats allocHwPortStats(int port) {
+        return null;
+    }
+
+    /**
+     * {@code ops.get_hw_stats}: fills {@code stats.value} for {@code port} with the current
+     * counts. Called with the object {@link #allocHwPortStats} returned for that port, never
+     * concurrently for one port; allocates nothing.
+     *
+     * @param index how many counters the caller wants, from the first ({@code num_counters})
+     * @return the number of counters filled, or a negative errno
+     */
+    default int getHwStats(HwStats stats, int port, int index) {
+        return -Errno.EOPNOTSUPP.value;
     }
 
     /** {@code ops.alloc_pd}. */

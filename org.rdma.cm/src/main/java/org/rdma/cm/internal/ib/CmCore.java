@@ -257,7 +257,7 @@ final class CmCore {
     }
 
     /** {@code cm_work_handler()} for a received MAD: checks the header and runs the message's handler. */
-    private void recv(CmPort port, MadRecvWc wc) {
+    void recv(CmPort port, MadRecvWc wc) {
         if (wc.madLen() < MadHdr.IB_MGMT_MAD_SIZE) {
             port.dropped.incrementAndGet();
             return;

@@ -60,6 +60,13 @@ final class CmTables {
         return new ArrayList<>(localIds.values());
     }
 
+    /** {@link #ids()} oldest first: the order of the counter under their IDs, the same in every run. */
+    synchronized List<CmIdImpl> idsOldestFirst() {
+        List<CmIdImpl> l = new ArrayList<>(localIds.values());
+        l.sort(java.util.Comparator.comparingInt(c -> c.localId ^ randomOperand));
+        return l;
+    }
+
     synchronized int size() {
         return localIds.size();
     }

@@ -288,6 +288,11 @@ public final class IbCmComponent implements IbClient, IbCmService {
         return core.tables.size();
     }
 
+    /** The engine, for tests that feed it MADs directly. */
+    CmCore core() {
+        return core;
+    }
+
     /** Entries of the remote ID, remote QPN and SIDR tables (for leak checks). */
     public int remoteTableEntries() {
         return core.tables.remoteEntries();

@@ -71,7 +71,7 @@ public class RpingCommand {
             loopback(out, o, timeoutS);
         } else {
             Rping.Session s = a.has("s") ? Rping.server(cm, o) : Rping.client(cm, o);
-            finish(s, await(s.done(), timeoutS));
+            finish(s, await(s.done(), a.has("s"), timeoutS));
         }
     }
 
@@ -91,8 +91,8 @@ public class RpingCommand {
             server.close();
             throw e;
         }
-        Rping.Result cr = await(client.done(), timeoutS);
-        Rping.Result sr = await(server.done(), timeoutS);
+        Rping.Result cr = await(client.done(), false, timeoutS);
+        Rping.Result sr = await(server.done(), true, timeoutS);
         double secs = (System.nanoTime() - t0) / 1e9;
         finish(client, cr);
         finish(server, sr);
@@ -100,13 +100,16 @@ public class RpingCommand {
                 ToolAddr.text(o.addr), secs, cr.validated());
     }
 
-    private static Rping.Result await(CompletableFuture<Rping.Result> f, long timeoutS) throws InterruptedException {
+    /** The end of a session; one that has not ended within {@code timeoutS} fails as the side it is. */
+    private static Rping.Result await(CompletableFuture<Rping.Result> f, boolean server, long timeoutS)
+            throws InterruptedException {
         try {
             return timeoutS > 0 ? f.get(timeoutS, TimeUnit.SECONDS) : f.get();
         } catch (TimeoutException e) {
-            return new Rping.Result(false, 0, 0, "no end within " + timeoutS + " s", Errno.ETIMEDOUT);
+            return new Rping.Result(server, 0, 0, "timed out after " + timeoutS + " s (--timeout)",
+                    Errno.ETIMEDOUT);
         } catch (ExecutionException e) {
-            return new Rping.Result(false, 0, 0, String.valueOf(e.getCause()), Errno.EIO);
+            return new Rping.Result(server, 0, 0, String.valueOf(e.getCause()), Errno.EIO);
         }
     }
 

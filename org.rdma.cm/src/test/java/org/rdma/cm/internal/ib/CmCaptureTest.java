@@ -2,7 +2,6 @@ package org.rdma.cm.internal.ib;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,19 +14,12 @@ import org.rdma.cm.ib.IbCmEventType;
 import org.rdma.cm.ib.IbCmId;
 import org.rdma.cm.ib.IbCmState;
 import org.rdma.fabric.Capture;
+import org.rdma.rvt.testkit.Peers;
 
 /** A capture of connection setup and teardown on the wire decodes in tshark as the CM messages. */
 class CmCaptureTest {
     @TempDir
     Path dir;
-
-    private static boolean haveTshark() {
-        try {
-            return new ProcessBuilder("tshark", "-v").start().waitFor(30, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            return false;
-        }
-    }
 
     private static String tshark(Path f, String... args) throws Exception {
         String[] cmd = new String[4 + args.length];
@@ -69,7 +61,7 @@ class CmCaptureTest {
                 assertEquals(IbCmState.TIMEWAIT, id.state());
             }
         }
-        assumeTrue(haveTshark(), "tshark not installed");
+        Peers.requireTshark();
         Files.copy(f, Path.of("target", "ib-cm.pcap"), StandardCopyOption.REPLACE_EXISTING);
         String v = tshark(f, "-V", "-Y", "infiniband.mad.mgmtclass == 0x07");
         assertEquals(1, count(v, "ConnectRequest"), v);

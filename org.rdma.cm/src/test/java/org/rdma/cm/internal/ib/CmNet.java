@@ -7,10 +7,12 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import org.rdma.cm.ib.IbCmCounterGroup;
 import org.rdma.core.internal.verbs.CoreDevice;
 import org.rdma.fabric.FabricPort;
 import org.rdma.fabric.FaultProfile;
+import org.rdma.mad.MadService;
 import org.rdma.mad.sa.PathRecord;
 import org.rdma.mad.sa.SaClient;
 import org.rdma.sm.testkit.SmNet;
@@ -29,23 +31,33 @@ final class CmNet implements AutoCloseable {
     final String a;
     final String b;
 
-    private CmNet(SmNet net, String a, String b) {
+    private CmNet(SmNet net, String a, String b, UnaryOperator<MadService> madOfCm) {
         this.net = net;
         this.a = a;
         this.b = b;
         net.sa.registerClient(saClient);
-        cm = new IbCmComponent(net.clock, net.pump, net.mad, net.sa);
+        cm = new IbCmComponent(net.clock, net.pump, madOfCm.apply(net.mad), net.sa);
         net.addClient(cm);
     }
 
     /** Two CAs on one switch, subnet up. */
     static CmNet ib() {
-        return new CmNet(new SmNet(SmNet.ring(1, 2), 0).up(), "h0", "h1");
+        return ib(UnaryOperator.identity());
+    }
+
+    /** {@link #ib()} with the CM using the MAD layer through {@code madOfCm} (to watch its MADs). */
+    static CmNet ib(UnaryOperator<MadService> madOfCm) {
+        return new CmNet(new SmNet(SmNet.ring(1, 2), 0).up(), "h0", "h1", madOfCm);
     }
 
     /** Two RoCE HCAs on one Ethernet segment. */
     static CmNet roce() {
-        return new CmNet(SmNet.roce("ha", "hb"), "ha", "hb");
+        return roce(UnaryOperator.identity());
+    }
+
+    /** {@link #roce()} with the CM using the MAD layer through {@code madOfCm}. */
+    static CmNet roce(UnaryOperator<MadService> madOfCm) {
+        return new CmNet(SmNet.roce("ha", "hb"), "ha", "hb", madOfCm);
     }
 
     CoreDevice dev(String host) {

@@ -89,6 +89,14 @@ class RealTimeToolsTest {
     }
 
     @Test
+    void aServerThatTimesOutSaysItIsTheServer() {
+        RdmaException e = assertThrows(RdmaException.class,
+                () -> new RpingCommand(net.cm).run(out, "-s", "-a", "192.168.7.2", "--timeout", "1"));
+        assertEquals(Errno.ETIMEDOUT, e.errno());
+        assertTrue(e.getMessage().contains("rping server failed: timed out after 1 s"), e.getMessage());
+    }
+
+    @Test
     void listingAndBadOptions() throws Exception {
         CmCommand list = new CmCommand(net.cm);
         assertEquals(Errno.EINVAL, assertThrows(RdmaException.class, () -> new RpingCommand(net.cm).run(out, "-x"))

@@ -61,22 +61,25 @@ import org.rdma.verbs.spi.IbDeviceProvider;
  * ({@code ib_register_client()}), names devices, publishes {@link IbDevice} services, and
  * implements the unregistration calls.
  *
- * <p>Locking contract.
+ * <p>It keeps the registration contract written in {@code org.rdma.verbs}'s package
+ * documentation. How:
  * <ul>
- * <li>{@link #registration} serialises every whiteboard change: registering a device, the client
- * removal phase of unregistering one, registering and unregistering a client. Client
- * {@code add}/{@code remove} run with it held, as the kernel runs them under
- * {@code devices_rwsem}/{@code clients_rwsem}; so for one device the callbacks of all clients
- * are strictly ordered, and when a registration call returns no callback it caused is running.
- * A client must not wait in {@code add}/{@code remove} for another thread's registration.</li>
+ * <li>{@link #registration} ({@code devices_rwsem} and {@code clients_rwsem} in one) serialises
+ * the changes of the two tables and every client {@code add}: a device's move to REGISTERED and
+ * the adds of the clients registered then, a client's id and its adds to the devices registered
+ * then, and the moves that stop further adds (a client's {@code registered} flag, a device's
+ * UNREGISTERING). Nothing else runs under it: no {@code remove}, no framework call.</li>
+ * <li>A client's context on a device ({@link CoreDevice.ClientContext}) holds a use of the
+ * client ({@link ClientEntry}) and a reference to the device from before its add until after
+ * its remove. Whoever clears the context's mark ({@link CoreDevice#beginRemove}) runs remove,
+ * with no lock held; the others skip it and wait at their fence: {@link ClientEntry#awaitUnused}
+ * for a client, {@link CoreDevice#awaitUnreferenced} for a device.</li>
+ * <li>Each device's {@link CoreDevice#unregistrationLock()} ({@code unregistration_lock})
+ * serialises its unregistrations, and is held from its construction until its {@link IbDevice}
+ * service is published, so an unregistration never overtakes its registration.</li>
  * <li>{@link #lock} guards the tables below; it is held only to read or update them, never
  * while driver, client or framework code runs.</li>
- * <li>Each device's {@link CoreDevice#unregistrationLock()} serialises its unregistrations: a
- * second caller returns when the first is done ({@code unregistration_lock}).</li>
  * </ul>
- * Devices go REGISTERING -> REGISTERED -> UNREGISTERING -> UNREGISTERED; clients are added
- * oldest first and removed newest first; a device is visible to {@code getByName} only while
- * REGISTERED.
  */
 @Component(service = {IbCore.class, IbRuntime.class}, immediate = true)
 public final class DeviceRegistry implements IbCore, IbRuntime, DeviceServices {
@@ -218,80 +221,128 @@ public final class DeviceRegistry implements IbCore, IbRuntime, DeviceServices {
         LOG.log(Level.WARNING, "RDMA device provider {0} ({1}) not used: {2}", entry.serviceId, name, message);
     }
 
-    /** {@code ib_register_device()}. */
+    /**
+     * {@code ib_register_device()}: {@link #enable} under the registration lock, then
+     * {@link #publish} without it.
+     */
     private void registerDevice(ProviderEntry entry, IbDeviceProvider provider) {
+        CoreDevice dev;
         registration.lock();
         try {
-            DeviceInfo info;
-            try {
-                info = provider.info();
-            } catch (RuntimeException | AssertionError | LinkageError e) {
-                fail(entry, null, FailedDTO.FAILURE_REASON_DRIVER_ERROR, "EINVAL: info() failed: " + e);
-                return;
-            }
-            if (info == null || info.driverId == null || info.driverId.isEmpty() || info.nodeType == null) {
-                fail(entry, info == null ? null : info.nameTemplate, FailedDTO.FAILURE_REASON_MISSING_OPERATION,
-                        "EINVAL: the provider gives no driver id or node type");
-                return;
-            }
-            if (!NameAllocator.validTemplate(info.nameTemplate)) {
-                fail(entry, info.nameTemplate, FailedDTO.FAILURE_REASON_BAD_NAME_TEMPLATE,
-                        "EINVAL: bad name template '" + info.nameTemplate + "'");
-                return;
-            }
-            if (info.nodeType != NodeType.SWITCH && info.physPortCnt < 1) {
-                fail(entry, info.nameTemplate, FailedDTO.FAILURE_REASON_MISSING_OPERATION,
-                        "EINVAL: a " + info.nodeType + " needs at least one port");
-                return;
-            }
-            String name;
-            int index;
-            synchronized (lock) {
-                if (info.nodeGuid != 0 && devices.stream().anyMatch(d -> d.nodeGuid() == info.nodeGuid)) {
-                    fail(entry, info.nameTemplate, FailedDTO.FAILURE_REASON_DUPLICATE_GUID,
-                            "EEXIST: node GUID " + Long.toHexString(info.nodeGuid) + " is already registered");
-                    return;
-                }
-                try {
-                    name = NameAllocator.allocate(info.nameTemplate, takenNames());
-                } catch (RdmaException e) {
-                    fail(entry, info.nameTemplate, FailedDTO.FAILURE_REASON_NAME_IN_USE, e.getMessage());
-                    return;
-                }
-                reservedNames.add(name);
-                index = nextDeviceIndex++;
-            }
-            CoreDevice dev;
-            try {
-                dev = new CoreDevice(provider, info, name, index, this);
-                provider.attach(dev);
-            } catch (RuntimeException | AssertionError | LinkageError e) {
-                // A broken driver is reported in the runtime DTO, never dropped silently.
-                synchronized (lock) {
-                    reservedNames.remove(name);
-                }
-                fail(entry, info.nameTemplate, FailedDTO.FAILURE_REASON_DRIVER_ERROR,
-                        (e instanceof RdmaException ? "" : "EIO: ") + "driver failed during registration: " + e.getMessage());
-                return;
-            }
-            synchronized (lock) {
-                reservedNames.remove(name);
-                devices.add(dev);
-                providerIds.put(dev, entry.serviceId);
-            }
-            dev.setState(CoreDevice.State.REGISTERED);
-            entry.device = dev;
-            ServiceRegistration<IbDevice> reg = bc.registerService(IbDevice.class, dev, deviceProperties(dev));
-            synchronized (lock) {
-                deviceServices.put(dev, reg);
-            }
-            LOG.log(Level.DEBUG, "RDMA device {0} registered ({1})", name, info.driverId);
-            for (ClientEntry c : clientSnapshot()) {
-                addClient(dev, c);
-            }
-            postNotify(RdmaNotifyEvent.REGISTER, dev, 0, null);
+            dev = enable(entry, provider);
         } finally {
             registration.unlock();
+        }
+        if (dev != null) {
+            try {
+                publish(dev);
+            } finally {
+                dev.unregistrationLock().unlock();
+            }
+        }
+    }
+
+    /**
+     * {@code enable_device_and_get()}: checks and names the device, attaches the driver, marks
+     * it REGISTERED and adds every registered client. Returns the device with its
+     * unregistration lock held, or null once the failure is recorded.
+     */
+    private CoreDevice enable(ProviderEntry entry, IbDeviceProvider provider) {
+        DeviceInfo info;
+        try {
+            info = provider.info();
+        } catch (RuntimeException | AssertionError | LinkageError e) {
+            fail(entry, null, FailedDTO.FAILURE_REASON_DRIVER_ERROR, "EINVAL: info() failed: " + e);
+            return null;
+        }
+        if (info == null || info.driverId == null || info.driverId.isEmpty() || info.nodeType == null) {
+            fail(entry, info == null ? null : info.nameTemplate, FailedDTO.FAILURE_REASON_MISSING_OPERATION,
+                    "EINVAL: the provider gives no driver id or node type");
+            return null;
+        }
+        if (!NameAllocator.validTemplate(info.nameTemplate)) {
+            fail(entry, info.nameTemplate, FailedDTO.FAILURE_REASON_BAD_NAME_TEMPLATE,
+                    "EINVAL: bad name template '" + info.nameTemplate + "'");
+            return null;
+        }
+        if (info.nodeType != NodeType.SWITCH && info.physPortCnt < 1) {
+            fail(entry, info.nameTemplate, FailedDTO.FAILURE_REASON_MISSING_OPERATION,
+                    "EINVAL: a " + info.nodeType + " needs at least one port");
+            return null;
+        }
+        String name;
+        int index;
+        synchronized (lock) {
+            if (info.nodeGuid != 0 && devices.stream().anyMatch(d -> d.nodeGuid() == info.nodeGuid)) {
+                fail(entry, info.nameTemplate, FailedDTO.FAILURE_REASON_DUPLICATE_GUID,
+                        "EEXIST: node GUID " + Long.toHexString(info.nodeGuid) + " is already registered");
+                return null;
+            }
+            try {
+                name = NameAllocator.allocate(info.nameTemplate, takenNames());
+            } catch (RdmaException e) {
+                fail(entry, info.nameTemplate, FailedDTO.FAILURE_REASON_NAME_IN_USE, e.getMessage());
+                return null;
+            }
+            reservedNames.add(name);
+            index = nextDeviceIndex++;
+        }
+        CoreDevice dev;
+        try {
+            dev = new CoreDevice(provider, info, name, index, this);
+            provider.attach(dev);
+        } catch (RuntimeException | AssertionError | LinkageError e) {
+            // A broken driver is reported in the runtime DTO, never dropped silently.
+            synchronized (lock) {
+                reservedNames.remove(name);
+            }
+            fail(entry, info.nameTemplate, FailedDTO.FAILURE_REASON_DRIVER_ERROR,
+                    (e instanceof RdmaException ? "" : "EIO: ") + "driver failed during registration: " + e.getMessage());
+            return null;
+        }
+        // No other thread knows the device yet, so this does not wait.
+        dev.unregistrationLock().lock();
+        synchronized (lock) {
+            reservedNames.remove(name);
+            devices.add(dev);
+            providerIds.put(dev, entry.serviceId);
+        }
+        dev.setState(CoreDevice.State.REGISTERED);
+        entry.device = dev;
+        LOG.log(Level.DEBUG, "RDMA device {0} registered ({1})", name, info.driverId);
+        for (ClientEntry c : clientSnapshot()) {
+            addClient(dev, c);
+        }
+        return dev;
+    }
+
+    /**
+     * Publishes the device's service with no registry lock held: the framework runs service
+     * listeners, trackers and SCR activations synchronously, and they may register clients or
+     * call back into the core. Posts REGISTER after them.
+     */
+    private void publish(CoreDevice dev) {
+        ServiceRegistration<IbDevice> reg = bc.registerService(IbDevice.class, dev, deviceProperties(dev));
+        boolean stillRegistered;
+        synchronized (lock) {
+            stillRegistered = dev.state() == CoreDevice.State.REGISTERED;
+            if (stillRegistered) {
+                deviceServices.put(dev, reg);
+            }
+        }
+        if (stillRegistered) {
+            postNotify(RdmaNotifyEvent.REGISTER, dev, 0, null);
+        } else {
+            // A listener unregistered the device on this thread while it was being published.
+            withdraw(reg);
+        }
+    }
+
+    private static void withdraw(ServiceRegistration<IbDevice> reg) {
+        try {
+            reg.unregister();
+        } catch (IllegalStateException alreadyGone) {
+            // The framework is stopping and took the service with it.
         }
     }
 
@@ -319,28 +370,34 @@ public final class DeviceRegistry implements IbCore, IbRuntime, DeviceServices {
     }
 
     /**
-     * {@code __ib_unregister_device()}: remove every client (newest first), drop the
-     * registration reference and wait for the others, destroy leftovers, withdraw the service,
-     * detach the driver. Concurrent and repeated calls are safe.
+     * {@code __ib_unregister_device()}: remove every client (newest first) with no lock held,
+     * drop the registration reference and wait for the others (holders and callbacks still
+     * running elsewhere), destroy leftovers, withdraw the service, detach the driver.
+     * Concurrent and repeated calls are safe; a call from a callback that this device's own
+     * unregistration is running returns at once, the unregistration going on when it returns.
      */
     private void unregister(CoreDevice dev) {
         ReentrantLock ul = dev.unregistrationLock();
+        if (ul.isHeldByCurrentThread() && dev.state() == CoreDevice.State.UNREGISTERING) {
+            return;
+        }
         ul.lock();
         try {
             if (dev.state() == CoreDevice.State.UNREGISTERED) {
                 return;
             }
             postNotify(RdmaNotifyEvent.UNREGISTER, dev, 0, null);
+            List<ClientEntry> cs;
             registration.lock();
             try {
                 dev.setState(CoreDevice.State.UNREGISTERING);
-                List<ClientEntry> cs = clientSnapshot();
-                Collections.reverse(cs);
-                for (ClientEntry c : cs) {
-                    removeClient(dev, c);
-                }
+                cs = clientSnapshot();
             } finally {
                 registration.unlock();
+            }
+            Collections.reverse(cs);
+            for (ClientEntry c : cs) {
+                removeClient(dev, c);
             }
             dev.put();
             dev.awaitUnreferenced();
@@ -350,11 +407,7 @@ public final class DeviceRegistry implements IbCore, IbRuntime, DeviceServices {
                 reg = deviceServices.remove(dev);
             }
             if (reg != null) {
-                try {
-                    reg.unregister();
-                } catch (IllegalStateException alreadyGone) {
-                    // The framework is stopping and took the service with it.
-                }
+                withdraw(reg);
             }
             try {
                 dev.provider().detach();
@@ -374,42 +427,68 @@ public final class DeviceRegistry implements IbCore, IbRuntime, DeviceServices {
 
     // ------------------------------------------------------------------ clients
 
-    /** {@code add_client_context()}: runs {@code add} once per (device, client). */
+    /**
+     * {@code add_client_context()}: runs {@code add} once per (device, client), under the
+     * registration lock. A client or device that went away during the add (from the add
+     * itself, on this thread) is removed again at once.
+     */
     private void addClient(CoreDevice dev, ClientEntry c) {
         if (!c.registered || dev.state() != CoreDevice.State.REGISTERED) {
             return;
         }
-        if (!dev.beginAdd(c.client, c.id, c.name)) {
+        CoreDevice.ClientContext ctx = dev.beginAdd(c.client, c.id, c.name);
+        if (ctx == null) {
             return;
         }
+        c.get();
         int ret;
+        c.enter();
         try {
             ret = c.client.add(dev);
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "client " + c.name + " failed to add " + dev.name(), e);
             ret = -Errno.EINVAL.value;
+        } finally {
+            c.exit();
         }
-        if (ret == 0) {
-            dev.addCompleted(c.client);
-            postClientEvent(TOPIC_CLIENT_ADD, dev, c);
-        } else {
-            dev.dropContext(c.client);
+        if (ret != 0) {
+            // As the kernel, the error is not propagated, but no more callbacks for this pair.
+            release(dev, c);
+            return;
+        }
+        dev.addCompleted(ctx);
+        postClientEvent(TOPIC_CLIENT_ADD, dev, c);
+        if (!c.registered || dev.state() != CoreDevice.State.REGISTERED) {
+            removeClient(dev, c);
         }
     }
 
-    /** {@code remove_client_context()}: runs {@code remove} if {@code add} succeeded. */
+    /**
+     * {@code remove_client_context()}: runs {@code remove} if {@code add} succeeded and no
+     * other caller runs it; never under a registry lock. Not a fence by itself: the caller
+     * waits at its own (see {@link ClientEntry#awaitUnused}, {@link CoreDevice#awaitUnreferenced}).
+     */
     private void removeClient(CoreDevice dev, ClientEntry c) {
-        CoreDevice.ClientContext ctx = dev.context(c.client);
-        if (ctx == null || !ctx.added()) {
+        CoreDevice.ClientContext ctx = dev.beginRemove(c.client);
+        if (ctx == null) {
             return;
         }
+        c.enter();
         try {
             c.client.remove(dev, ctx.data());
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "client " + c.name + " failed to remove " + dev.name(), e);
+        } finally {
+            c.exit();
         }
-        dev.dropContext(c.client);
+        release(dev, c);
         postClientEvent(TOPIC_CLIENT_REMOVE, dev, c);
+    }
+
+    /** Drops a context with the device reference and the client use it held. */
+    private static void release(CoreDevice dev, ClientEntry c) {
+        dev.dropContext(c.client);
+        c.put();
     }
 
     private void postClientEvent(String topic, CoreDevice dev, ClientEntry c) {
@@ -423,7 +502,7 @@ public final class DeviceRegistry implements IbCore, IbRuntime, DeviceServices {
         }
     }
 
-    /** {@code ib_register_client()}. */
+    /** {@code ib_register_client()}: the client's id and its adds, under the registration lock. */
     private ClientEntry registerClient(IbClient client, long serviceId) {
         registration.lock();
         try {
@@ -460,7 +539,10 @@ public final class DeviceRegistry implements IbCore, IbRuntime, DeviceServices {
         }
     }
 
-    /** {@code ib_unregister_client()}: a fence; no callback of the client runs after it returns. */
+    /**
+     * {@code ib_unregister_client()}: a fence; no callback of the client runs after it returns,
+     * except the one that called it. Removes run with no registry lock held.
+     */
     private void unregisterClient(ClientEntry c) {
         registration.lock();
         try {
@@ -471,14 +553,15 @@ public final class DeviceRegistry implements IbCore, IbRuntime, DeviceServices {
                 return;
             }
             c.registered = false;
-            for (CoreDevice d : deviceSnapshot()) {
-                removeClient(d, c);
-            }
-            synchronized (lock) {
-                clients.remove(c.id);
-            }
         } finally {
             registration.unlock();
+        }
+        for (CoreDevice d : deviceSnapshot()) {
+            removeClient(d, c);
+        }
+        c.awaitUnused();
+        synchronized (lock) {
+            clients.remove(c.id);
         }
     }
 
@@ -764,6 +847,16 @@ public final class DeviceRegistry implements IbCore, IbRuntime, DeviceServices {
         for (CoreDevice d : deviceSnapshot()) {
             if (d.name().equals(device)) {
                 return d.restrack().counts();
+            }
+        }
+        throw new RdmaException(Errno.ENODEV, "no device " + device);
+    }
+
+    @Override
+    public Map<String, Long> hwStats(String device, int port) {
+        for (CoreDevice d : deviceSnapshot()) {
+            if (d.name().equals(device)) {
+                return d.hwStats(port);
             }
         }
         throw new RdmaException(Errno.ENODEV, "no device " + device);

@@ -29,6 +29,7 @@ import org.rdma.verbs.Errno;
 import org.rdma.verbs.Gid;
 import org.rdma.verbs.GidAttr;
 import org.rdma.verbs.GidType;
+import org.rdma.verbs.HwStats;
 import org.rdma.verbs.IbClient;
 import org.rdma.verbs.IbCompHandler;
 import org.rdma.verbs.IbCq;
@@ -55,13 +56,15 @@ import org.rdma.verbs.spi.IbDeviceProvider;
  * The core's {@code struct ib_device}: mediates every verb to the driver and is the driver's
  * {@link DeviceContext}.
  *
- * <p>Lifecycle and locking. The registry moves {@link #state} REGISTERING -> REGISTERED ->
- * UNREGISTERING -> UNREGISTERED; only the registry changes it, under its registration mutex.
- * {@link #refcount} starts at 1 for the registration itself; {@link #tryGet()} succeeds only
- * while REGISTERED, and {@link #unregCompletion} opens when the count reaches 0. Client
- * contexts ({@code client_data}) are guarded by {@code this}; event handlers by
- * {@link #handlersLock}, whose read side is held while handlers run so that unregistering a
- * handler is a fence. No core lock is held while driver code runs, except the handlers' read lock.
+ * <p>Lifecycle and locking (the registration contract is in {@code org.rdma.verbs}'s package
+ * documentation). The registry moves {@link #state} REGISTERING -> REGISTERED -> UNREGISTERING
+ * -> UNREGISTERED. {@link #refcount} starts at 1 for the registration itself; each
+ * {@link #tryGet()} (only while REGISTERED) and each client context adds one, and
+ * {@link #unregCompletion} opens when the count reaches 0, so unregistration waits for holders
+ * and for client callbacks still running on other threads. Client contexts
+ * ({@code client_data}) are guarded by {@code this}; event handlers by {@link #handlersLock},
+ * whose read side is held while handlers run so that unregistering a handler is a fence. No
+ * core lock is held while driver code runs, except the handlers' read lock.
  */
 public final class CoreDevice implements IbDevice, DeviceContext {
     private static final System.Logger LOG = System.getLogger(CoreDevice.class.getName());
@@ -109,6 +112,8 @@ public final class CoreDevice implements IbDevice, DeviceContext {
     final DeviceCache cache;
     final Restrack restrack;
     private final DmaMapper dma = new DmaMapper();
+    /** Per port, the driver's counters once allocated ({@code port->hw_stats_data}); guarded by itself. */
+    private final Map<Integer, HwStats> hwStats = new java.util.HashMap<>();
 
     private volatile State state = State.REGISTERING;
     private final AtomicInteger refcount = new AtomicInteger(1);
@@ -313,13 +318,19 @@ public final class CoreDevice implements IbDevice, DeviceContext {
         return provider;
     }
 
-    /** Creates the client's context before its add runs; false if one exists. */
-    public synchronized boolean beginAdd(IbClient client, int clientId, String clientName) {
+    /**
+     * {@code add_client_context()}, first half: creates the client's context before its add runs
+     * and takes a device reference for it, so that unregistering the device waits for a
+     * callback another thread is still running; null if a context exists.
+     */
+    public synchronized ClientContext beginAdd(IbClient client, int clientId, String clientName) {
         if (clientData.containsKey(client)) {
-            return false;
+            return null;
         }
-        clientData.put(client, new ClientContext(clientId, clientName));
-        return true;
+        ClientContext ctx = new ClientContext(clientId, clientName);
+        clientData.put(client, ctx);
+        refcount.incrementAndGet();
+        return ctx;
     }
 
     /** The context of {@code client}, or null. */
@@ -327,14 +338,31 @@ public final class CoreDevice implements IbDevice, DeviceContext {
         return clientData.get(client);
     }
 
-    /** Records that add completed with 0. */
-    public synchronized void addCompleted(IbClient client) {
-        clientData.get(client).added = true;
+    /** Sets the {@code CLIENT_DATA_REGISTERED} mark: add completed with 0. */
+    public synchronized void addCompleted(ClientContext ctx) {
+        ctx.added = true;
     }
 
-    /** Drops the client's context (after remove ran, or after add declined). */
-    public synchronized void dropContext(IbClient client) {
-        clientData.remove(client);
+    /**
+     * {@code remove_client_context()}, first half: clears the mark and returns the context whose
+     * remove the caller now runs, or null if add never completed or another caller got it first;
+     * so remove runs once per successful add, whoever asks.
+     */
+    public synchronized ClientContext beginRemove(IbClient client) {
+        ClientContext ctx = clientData.get(client);
+        if (ctx == null || !ctx.added) {
+            return null;
+        }
+        ctx.added = false;
+        return ctx;
+    }
+
+    /** Drops the client's context after remove ran or add declined, and its device reference. */
+    public void dropContext(IbClient client) {
+        synchronized (this) {
+            clientData.remove(client);
+        }
+        put();
     }
 
     @Override
@@ -369,6 +397,32 @@ public final class CoreDevice implements IbDevice, DeviceContext {
     }
 
     // ------------------------------------------------------------------ ports, caches
+
+    /**
+     * {@code ib_get_hw_stats()} as netlink's {@code rdma statistic} reads it: the port's
+     * counters by name, empty if the driver has none. The counter object is allocated on the
+     * first read ({@code alloc_hw_port_stats}) and reused.
+     */
+    public Map<String, Long> hwStats(int port) {
+        checkPort(port);
+        Map<String, Long> out = new java.util.LinkedHashMap<>();
+        synchronized (hwStats) {
+            HwStats st = hwStats.computeIfAbsent(port, provider::allocHwPortStats);
+            if (st == null) {
+                hwStats.remove(port);
+                return out;
+            }
+            int n = provider.getHwStats(st, port, st.numCounters());
+            if (n < 0) {
+                Errno e = Errno.of(n);
+                throw new RdmaException(e != null ? e : Errno.EIO, name + "/" + port + ": get_hw_stats failed");
+            }
+            for (int i = 0; i < st.numCounters(); i++) {
+                out.put(st.name(i), st.value[i]);
+            }
+        }
+        return out;
+    }
 
     @Override
     public PortAttr queryPort(int port) {

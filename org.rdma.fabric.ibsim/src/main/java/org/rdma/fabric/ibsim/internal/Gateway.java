@@ -317,10 +317,12 @@ public final class Gateway implements IbsimAttachment, PacketSink, PortListener 
         if (!r.isResponse()) {
             tids.remember(r.tid());
         }
+        // Counted before the send: ibsim's answer may reach the HCA before this thread goes on.
+        toIbsim.incrementAndGet();
         try {
             client.send(r);
-            toIbsim.incrementAndGet();
         } catch (RdmaException e) {
+            toIbsim.decrementAndGet();
             dropped.incrementAndGet();
             LOG.log(Level.FINE, "MAD to ibsim lost", e);
         }

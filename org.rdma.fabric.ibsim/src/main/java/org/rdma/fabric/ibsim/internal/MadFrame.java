@@ -59,8 +59,14 @@ final class MadFrame {
      *
      * @param r the frame
      * @param p an empty packet; its payload becomes a copy of the MAD
+     * @throws IllegalArgumentException ({@code "EINVAL: ..."}) for a QP number beyond 24 bits,
+     *                                  which names no QP (masked, it could turn into QP0 off VL15)
      */
     static void toPacket(SimRequest r, Packet p) {
+        if (((r.dqp | r.sqp) & ~0xFFFFFF) != 0) {
+            throw new IllegalArgumentException(String.format("EINVAL: QP numbers are 24 bits, the frame has 0x%x -> 0x%x",
+                    r.sqp, r.dqp));
+        }
         boolean smi = r.dqp == 0;
         build(p, smi ? Packet.VL15 : 0, r.dlid, r.slid, r.dqp, smi ? 0 : MadHdr.IB_QP1_QKEY, r.sqp, r.mad.clone());
     }

@@ -3,6 +3,7 @@ package org.rdma.fabric.ibsim.internal;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.util.HexFormat;
@@ -94,5 +95,13 @@ class MadFrameTest {
         MadFrame.build(imm, 0, 1, 5, 1, 0, 1, mad(3));
         imm.header[8] = (byte) Bth.OPCODE_UD_SEND_ONLY_WITH_IMMEDIATE;
         assertThrows(IllegalArgumentException.class, () -> MadFrame.toFrame(imm));
+    }
+
+    @Test
+    void aFrameWhoseQpNumbersExceed24BitsIsRefused() {
+        Packet p = new Packet(LinkLayer.INFINIBAND);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> MadFrame.toPacket(SimRequest.of(3, 1, 0x0100_0000, 1, mad(0x81)), p));
+        assertTrue(e.getMessage().startsWith("EINVAL: "), e.getMessage());
     }
 }

@@ -3,7 +3,6 @@ package org.rdma.fabric.ibsim.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -23,6 +22,7 @@ import org.rdma.verbs.wire.MadHdr;
 import org.rdma.verbs.wire.NodeInfo;
 import org.rdma.verbs.wire.PortInfo;
 import org.rdma.verbs.wire.Smp;
+import org.rdma.rvt.testkit.Peers;
 
 /**
  * Acceptance 6: a Java HCA port attached to a real ibsim fabric is brought up by a real OpenSM
@@ -55,7 +55,7 @@ class OpenSmIbsimTest {
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void javaPortGetsAPathRecordFromOpenSmThroughIbsim(@TempDir Path dir) throws Exception {
         String missing = NativeSubnet.missing();
-        assumeTrue(missing == null, "ibsim/OpenSM test skipped, not installed: " + missing);
+        Peers.require(missing == null, "ibsim/OpenSM not installed: " + missing);
         try (NativeSubnet nat = new NativeSubnet(dir); JavaHost host = new JavaHost("java", JAVA_GUID)) {
             InetSocketAddress server = nat.startIbsim(TOPOLOGY);
             // a bystander on the switch takes client slot 0: the Java port becomes client 1, so

@@ -10,6 +10,7 @@ import org.rdma.fabric.FabricLink;
 import org.rdma.fabric.FabricNode;
 import org.rdma.fabric.FabricPort;
 import org.rdma.fabric.Packet;
+import org.rdma.fabric.PortCounterSnapshot;
 import org.rdma.fabric.Topology;
 import org.rdma.rvt.RvtDevice;
 import org.rdma.rvt.RvtDriver;
@@ -395,6 +396,36 @@ public final class Mlx4Device implements RvtDriver {
     @Override
     public int transmit(int port, RvtPacket pkt) {
         return check(port).io.transmit(pkt);
+    }
+
+    /**
+     * The port's PMA counters (PortCounters with PortCountersExtended's 64-bit values) under the
+     * names of Linux's {@code /sys/class/infiniband/DEV/ports/N/counters}, after the transport's
+     * counters; {@code link_downed} is the transport's, so the PMA's LinkDownedCounter is left out.
+     */
+    static final String[] PORT_STATS = {
+        "symbol_error", "link_error_recovery", "port_rcv_errors", "port_rcv_remote_physical_errors",
+        "port_rcv_switch_relay_errors", "port_xmit_discards", "port_xmit_constraint_errors",
+        "port_rcv_constraint_errors", "VL15_dropped", "port_xmit_data", "port_rcv_data",
+        "port_xmit_packets", "port_rcv_packets", "unicast_xmit_packets", "unicast_rcv_packets",
+        "multicast_xmit_packets", "multicast_rcv_packets",
+    };
+
+    @Override
+    public String[] hwStatNames(int port) {
+        check(port);
+        return PORT_STATS.clone();
+    }
+
+    @Override
+    public void getHwStats(int port, long[] value, int offset) {
+        PortCounterSnapshot c = check(port).fport.counters();
+        long[] v = {c.symbolErrorCounter(), c.linkErrorRecoveryCounter(), c.portRcvErrors(),
+            c.portRcvRemotePhysicalErrors(), c.portRcvSwitchRelayErrors(), c.portXmitDiscards(),
+            c.portXmitConstraintErrors(), c.portRcvConstraintErrors(), c.vl15Dropped(), c.portXmitData(),
+            c.portRcvData(), c.portXmitPkts(), c.portRcvPkts(), c.portUnicastXmitPkts(), c.portUnicastRcvPkts(),
+            c.portMulticastXmitPkts(), c.portMulticastRcvPkts()};
+        System.arraycopy(v, 0, value, offset, v.length);
     }
 
     /** InfiniBand ports take trains whole (the fabric splits them where it must); RoCE ports do not. */

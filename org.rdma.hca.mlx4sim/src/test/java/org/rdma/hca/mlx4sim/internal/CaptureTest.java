@@ -3,7 +3,6 @@ package org.rdma.hca.mlx4sim.internal;
 import org.rdma.rvt.testkit.Ops;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -20,6 +19,7 @@ import org.rdma.fabric.Capture;
 import org.rdma.verbs.Mtu;
 import org.rdma.verbs.wire.Icrc;
 import org.rdma.verbs.wire.Vcrc;
+import org.rdma.rvt.testkit.Peers;
 
 /** Captures of IB (SMPs and RC data) and RoCEv2 traffic, checked by our CRC code and by tshark. */
 class CaptureTest {
@@ -70,14 +70,6 @@ class CaptureTest {
         return out.isBlank() ? 0 : out.split("\n").length;
     }
 
-    static boolean haveTshark() {
-        try {
-            return new ProcessBuilder("tshark", "-v").start().waitFor(30, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            return false;
-        }
-    }
-
     @Test
     void ibCaptureOfSmpsAndRcDataHasGoodCrcsAndDecodes() throws Exception {
         IbSubnetTest t = new IbSubnetTest();
@@ -103,7 +95,7 @@ class CaptureTest {
             }
         }
         assertTrue(vl15 >= 8, "SMPs on VL15: " + vl15);
-        assumeTrue(haveTshark(), "tshark not installed");
+        Peers.requireTshark();
         assertEquals(0, tsharkMalformed(f), "malformed in " + f);
         Files.copy(f, Path.of("target", f.getFileName().toString()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         assertTrue(tsharkCount(f, "infiniband.bth.opcode == 100") >= 8, "UD SEND_ONLY SMPs decoded");
@@ -133,7 +125,7 @@ class CaptureTest {
             }
         }
         assertTrue(roce >= 10, "RoCE frames " + roce);
-        assumeTrue(haveTshark(), "tshark not installed");
+        Peers.requireTshark();
         assertEquals(0, tsharkMalformed(f), "malformed in " + f);
         Files.copy(f, Path.of("target", f.getFileName().toString()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         assertTrue(tsharkCount(f, "infiniband.bth") >= 10);

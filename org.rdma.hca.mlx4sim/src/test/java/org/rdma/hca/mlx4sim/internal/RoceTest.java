@@ -140,6 +140,32 @@ class RoceTest {
         assertTrue(unused.isEmpty());
     }
 
+    /** What {@code rdma statistic show link hosta/1} reads: the transport's counters, then the PMA's. */
+    static java.util.Map<String, Long> stats(Mlx4Device d) {
+        org.rdma.verbs.HwStats st = d.provider().allocHwPortStats(1);
+        assertEquals(st.numCounters(), d.provider().getHwStats(st, 1, st.numCounters()));
+        java.util.Map<String, Long> m = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < st.numCounters(); i++) {
+            m.put(st.name(i), st.value[i]);
+        }
+        return m;
+    }
+
+    @Test
+    void hardwareCountersAreTheTransportsThenThePortsPmaCounters() {
+        start(-1);
+        Ops ops = new Ops(ha, hb, Ops.virtualTime(clock), () -> roceAv(ha, "fd00::2"), () -> roceAv(hb, "fd00::1"), Mtu.MTU_1024);
+        assertEquals(8, ops.rc(false));
+        java.util.Map<String, Long> a = stats(da);
+        java.util.List<String> names = new java.util.ArrayList<>(a.keySet());
+        assertEquals("sent_pkts", names.get(0));
+        assertEquals("rdma_recvs", names.get(14));
+        assertEquals(java.util.List.of(Mlx4Device.PORT_STATS), names.subList(15, names.size()));
+        assertTrue(a.get("sent_pkts") > 0, () -> "counted: " + a);
+        assertTrue(a.get("port_xmit_packets") >= a.get("sent_pkts"), () -> "every transport packet left the port: " + a);
+        assertEquals(a.get("port_xmit_packets"), stats(db).get("port_rcv_packets"), "a clean segment: b received what a sent");
+    }
+
     @Test
     void udpSourcePortIsHashOfQpn() {
         int s = RoceLink.udpSourcePort(0x11);

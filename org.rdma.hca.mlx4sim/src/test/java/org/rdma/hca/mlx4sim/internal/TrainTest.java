@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -39,6 +38,7 @@ import org.rdma.verbs.WrOpcode;
 import org.rdma.verbs.wire.Icrc;
 import org.rdma.verbs.wire.Lrh;
 import org.rdma.verbs.wire.Vcrc;
+import org.rdma.rvt.testkit.Peers;
 
 /**
  * Segment trains over InfiniBand: the RC requester sends the MIDDLE packets of a multi-packet SEND
@@ -271,7 +271,7 @@ class TrainTest {
     }
 
     void tshark(Path f, int middles, int middleOpcode) throws Exception {
-        assumeTrue(CaptureTest.haveTshark(), "tshark not installed");
+        Peers.requireTshark();
         assertEquals(0, CaptureTest.tsharkMalformed(f), "malformed in " + f);
         assertEquals(middles, CaptureTest.tsharkCount(f, "infiniband.bth.opcode == " + middleOpcode),
                 "MIDDLE packets tshark decodes");

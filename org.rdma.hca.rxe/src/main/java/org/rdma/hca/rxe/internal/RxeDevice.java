@@ -319,6 +319,25 @@ public final class RxeDevice implements RvtDriver {
 
     // ================================================================== RvtDriver
 
+    /**
+     * Counters beyond Linux rxe's, shown after them by {@code rdma statistic}: datagrams
+     * dropped for a bad ICRC (Linux rxe drops those without a trace), datagrams dropped
+     * before the transport (malformed, wrong address family) and packets not sent.
+     */
+    static final String[] EXTENSION_STATS = {"icrc_err", "rcvd_dropped", "send_dropped"};
+
+    @Override
+    public String[] hwStatNames(int port) {
+        return EXTENSION_STATS.clone();
+    }
+
+    @Override
+    public void getHwStats(int port, long[] value, int offset) {
+        value[offset] = rxCrcErrors.get();
+        value[offset + 1] = rxDropped.get();
+        value[offset + 2] = txDropped.get();
+    }
+
     /** {@code rxe_query_port()}. */
     @Override
     public PortAttr queryPort(int port) {

@@ -1,6 +1,10 @@
 package org.rdma.hca.rxe.internal;
 
+import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.zip.CRC32;
+import org.rdma.rvt.RvtPacket;
+import org.rdma.verbs.wire.Icrc;
 
 /**
  * The RoCEv2 encapsulation facts of the driver, in one place: the UDP port, the source-port hash,
@@ -36,6 +40,17 @@ final class RxeWire {
     static final int ICRC = 4;
     /** The RoCE header overhead rxe subtracts from the netdev MTU ({@code RXE_MAX_HDR_LENGTH}). */
     static final int MAX_HDR_OVERHEAD = 80;
+    /** Room before a UDP payload in a datagram buffer for the largest pseudo IP/UDP header (IPv6). */
+    static final int HEADROOM = IP6 + UDP;
+    /** The largest UDP payload: transport headers, 4096 bytes of payload, pad, ICRC, with room to spare. */
+    static final int MAX_DATAGRAM = 8192;
+
+    /** {@link #decode}: a packet for the transport. */
+    static final int RX_OK = 0;
+    /** {@link #decode}: too short, cut off by the buffer, an opcode rxe does not carry, or a bad length. */
+    static final int RX_MALFORMED = 1;
+    /** {@link #decode}: the ICRC does not match. */
+    static final int RX_BAD_ICRC = 2;
 
     private static final int GOLDEN_RATIO_32 = 0x61C88647;
     private static final int RETH = 16;
@@ -157,6 +172,110 @@ final class RxeWire {
         put16(b, off + 4, UDP + udpPayload);
         put16(b, off + 6, 0);
         return off + UDP;
+    }
+
+    /**
+     * Lays out a datagram ({@code rxe_prepare()}): the pseudo IP/UDP header from
+     * {@code bb[HEADROOM - 28 or - 48]}, then the transport headers, payload, pad and ICRC.
+     *
+     * @param h      scratch of {@link #HEADROOM} + {@link RvtPacket#MAX_HDR} bytes
+     * @param bb     the datagram buffer, {@link #HEADROOM} + {@link #MAX_DATAGRAM} bytes
+     * @param srcIp  the source address (4 or 16 bytes; the length chooses IPv4 or IPv6)
+     * @param dstIp  the destination address, of the same family
+     * @return the index of the UDP payload in {@code bb} ({@link #HEADROOM})
+     */
+    static int encode(RvtPacket pkt, byte[] h, ByteBuffer bb, byte[] srcIp, byte[] dstIp, int sport, int dport) {
+        int udpPayload = pkt.hdrLen + pkt.payloadLength + pkt.padCount + ICRC;
+        int ip = srcIp.length == 4 ? IP6 - IP4 : 0;
+        int at = ip == 0 ? pseudo6(h, ip, srcIp, dstIp, sport, dport, udpPayload)
+                : pseudo4(h, ip, srcIp, dstIp, sport, dport, udpPayload);
+        System.arraycopy(pkt.hdr, 0, h, at, pkt.hdrLen);
+        bb.clear();
+        int p = at + pkt.hdrLen;
+        bb.put(ip, h, ip, p - ip);
+        if (pkt.payloadLength > 0) {
+            bb.put(p, pkt.payload, pkt.payloadOffset, pkt.payloadLength);
+            p += pkt.payloadLength;
+        }
+        for (int i = 0; i < pkt.padCount; i++) {
+            bb.put(p++, (byte) 0);
+        }
+        Icrc.put(Icrc.computeRoceV2(bb, ip, p - ip), bb, p);
+        return at;
+    }
+
+    /**
+     * Takes a received UDP payload apart ({@code rxe_udp_encap_recv()}, {@code rxe_icrc_check()}
+     * and the header split of {@code rxe_rcv()}): checks the length and the ICRC over the pseudo
+     * IP/UDP header the receiver sees, splits transport headers, payload and pad by the opcode,
+     * and fills {@code r} with them and the RoCE v2 network facts. Never throws for any bytes.
+     *
+     * @param bb    the datagram buffer: the UDP payload in {@code [HEADROOM, HEADROOM + n)}; a
+     *              payload that reached the buffer's end may have been cut off
+     * @param n     the UDP payload length
+     * @param h     scratch of {@link #HEADROOM} + {@link RvtPacket#MAX_HDR} bytes
+     * @param srcIp the sender's address (4 or 16 bytes), {@code sport} its UDP port
+     * @param dstIp the local address the datagram arrived on (the same family), {@code dport} its port
+     * @param r     the packet to fill; the payload stays in {@code bb}
+     * @return {@link #RX_OK}, {@link #RX_MALFORMED} or {@link #RX_BAD_ICRC}
+     */
+    static int decode(ByteBuffer bb, int n, byte[] h, byte[] srcIp, int sport, byte[] dstIp, int dport, RvtPacket r) {
+        if (n < BTH + ICRC || HEADROOM + n >= bb.capacity()) {
+            return RX_MALFORMED;
+        }
+        boolean v4 = srcIp.length == 4;
+        int ip = v4 ? IP6 - IP4 : 0;
+        if (v4) {
+            pseudo4(h, ip, srcIp, dstIp, sport, dport, n);
+        } else {
+            pseudo6(h, ip, srcIp, dstIp, sport, dport, n);
+        }
+        bb.put(ip, h, ip, HEADROOM - ip);
+        if (!Icrc.verifyRoceV2(bb, ip, HEADROOM - ip + n)) {
+            return RX_BAD_ICRC;
+        }
+        bb.get(HEADROOM, h, HEADROOM, Math.min(n, RvtPacket.MAX_HDR));
+        int hl = headerLength(h[HEADROOM]);
+        int pad = (h[HEADROOM + 1] >>> 4) & 3;
+        int payload = n - hl - pad - ICRC;
+        if (hl == 0 || hl > RvtPacket.MAX_HDR || payload < 0) {
+            return RX_MALFORMED;
+        }
+        System.arraycopy(h, HEADROOM, r.hdr, 0, hl);
+        r.hdrLen = hl;
+        r.padCount = pad;
+        r.payload = payload > 0 ? bb : null;
+        r.payloadOffset = HEADROOM + hl;
+        r.payloadLength = payload;
+        r.payloadStable = false;
+        r.port = 1;
+        r.hasGrh = true;
+        if (v4) {
+            Arrays.fill(r.grh, 0, 20, (byte) 0);
+            System.arraycopy(h, ip, r.grh, 20, IP4);
+            r.sgidHi = 0;
+            r.sgidLo = 0xFFFF_0000_0000L | (get32(h, ip + 12) & 0xFFFF_FFFFL);
+            r.dgidHi = 0;
+            r.dgidLo = 0xFFFF_0000_0000L | (get32(h, ip + 16) & 0xFFFF_FFFFL);
+            r.networkHdrType = 2;
+        } else {
+            System.arraycopy(h, 0, r.grh, 0, IP6);
+            r.sgidHi = get64(h, 8);
+            r.sgidLo = get64(h, 16);
+            r.dgidHi = get64(h, 24);
+            r.dgidLo = get64(h, 32);
+            r.networkHdrType = 3;
+        }
+        r.vlanId = -1;
+        return RX_OK;
+    }
+
+    private static int get32(byte[] b, int o) {
+        return (b[o] & 0xFF) << 24 | (b[o + 1] & 0xFF) << 16 | (b[o + 2] & 0xFF) << 8 | b[o + 3] & 0xFF;
+    }
+
+    private static long get64(byte[] b, int o) {
+        return (long) get32(b, o) << 32 | get32(b, o + 4) & 0xFFFF_FFFFL;
     }
 
     static void put16(byte[] b, int off, int v) {

@@ -3,7 +3,6 @@ package org.rdma.hca.rxe.internal;
 import org.rdma.rvt.testkit.Ops;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -19,13 +18,14 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rdma.verbs.wire.Icrc;
+import org.rdma.rvt.testkit.Peers;
 
 /**
  * The test's own traffic captured on {@code lo} with tshark: every datagram decodes as RRoCE
  * (InfiniBand over UDP, "decode as" on the test ports) without malformed packets, the ICRC of every
  * IPv6 packet verifies against the headers the kernel really wrote, and the ICRC of every IPv4
  * packet verifies once its Identification is taken as 0 (the driver's documented convention).
- * Skipped when tshark is missing or may not capture.
+ * Needs tshark and the right to capture on lo ({@link Peers}).
  */
 class CaptureTest {
     @TempDir
@@ -33,7 +33,7 @@ class CaptureTest {
 
     @Test
     void trafficDecodesAsRroceAndIpv6IcrcsVerifyOnTheWire() throws Exception {
-        assumeTrue(run(List.of("tshark", "-v")) != null, "tshark is not installed");
+        Peers.requireTshark();
         try (Pair pair = new Pair()) {
             Path f = dir.resolve("rxe.pcap");
             String filter = "udp port " + pair.portA + " or udp port " + pair.portB;
@@ -61,7 +61,7 @@ class CaptureTest {
             reader.start();
             try {
                 boolean ok = started.await(20, TimeUnit.SECONDS) && cap.isAlive();
-                assumeTrue(ok, () -> "tshark cannot capture on lo: " + log);
+                Peers.require(ok, "tshark cannot capture on lo: " + log);
                 Ops v4 = pair.ops("127.0.0.1", "127.0.0.1");
                 assertEquals(8, v4.rc(false));
                 assertEquals(1, v4.ud());

@@ -28,16 +28,12 @@ final class CoreRxe implements IbCore, AutoCloseable {
     final CoreDevice dev;
 
     CoreRxe(int udpPort, int remoteUdpPort, double dropProbability, long dropSeed) {
-        clock = new SystemClock("rxe-core-clock-" + udpPort);
-        RxeParams p = new RxeParams();
-        p.netdev = "lo";
-        p.udpPort = udpPort;
-        p.remoteUdpPort = remoteUdpPort;
-        p.bindAddresses.add("127.0.0.1");
-        p.bindAddresses.add("::1");
-        p.pollMs = 1000;
-        p.rxDropProbability = dropProbability;
-        p.rxDropSeed = dropSeed;
+        this(loopback(udpPort, remoteUdpPort, dropProbability, dropSeed));
+    }
+
+    /** A device from {@code p} (its clock is made here and closed with the device). */
+    CoreRxe(RxeParams p) {
+        clock = new SystemClock("rxe-core-clock-" + p.netdev + "-" + p.udpPort);
         p.clock = clock;
         try {
             rxe = new RxeDevice(p);
@@ -49,7 +45,20 @@ final class CoreRxe implements IbCore, AutoCloseable {
         dev = CoreDevice.register(provider, NAME, 0, DeviceServices.standalone(ForkJoinPool.commonPool()));
     }
 
-    /** The index of {@code ip}'s GID in the port's table, -1 if absent (both processes read the same {@code lo}). */
+    private static RxeParams loopback(int udpPort, int remoteUdpPort, double dropProbability, long dropSeed) {
+        RxeParams p = new RxeParams();
+        p.netdev = "lo";
+        p.udpPort = udpPort;
+        p.remoteUdpPort = remoteUdpPort;
+        p.bindAddresses.add("127.0.0.1");
+        p.bindAddresses.add("::1");
+        p.pollMs = 1000;
+        p.rxDropProbability = dropProbability;
+        p.rxDropSeed = dropSeed;
+        return p;
+    }
+
+    /** The index of {@code ip}'s GID in the port's table, -1 if absent. */
     int gidIndex(String ip) {
         Gid want = Gid.parse(ip);
         for (int i = 0; i < RxeGids.TABLE_LEN; i++) {

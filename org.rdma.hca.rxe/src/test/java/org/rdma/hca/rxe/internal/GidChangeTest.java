@@ -3,7 +3,6 @@ package org.rdma.hca.rxe.internal;
 import org.rdma.rvt.testkit.Host;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.net.InetAddress;
 import java.util.List;
@@ -12,6 +11,7 @@ import org.rdma.verbs.Gid;
 import org.rdma.verbs.IbEventType;
 import org.rdma.verbs.spi.GidEntry;
 import org.rdma.verbs.time.SystemClock;
+import org.rdma.rvt.testkit.Peers;
 
 /**
  * {@code ip addr add/del} on the device's interface: the poll (200 ms here) notices, the GID table
@@ -24,10 +24,10 @@ class GidChangeTest {
 
     @Test
     void addressChangesAreSeenByThePollAndDispatchedAsGidChange() throws Exception {
-        assumeTrue("root".equals(System.getProperty("user.name")), "needs root for ip addr add");
-        assumeTrue(CaptureTest.run(List.of("ip", "-V")) != null, "needs iproute2");
-        assumeTrue(CaptureTest.run(List.of("ip", "-4", "addr", "show", "dev", "lo", "to", EXTRA)).isBlank(),
-                EXTRA + " is already on lo");
+        Peers.requireRoot("ip addr add");
+        Peers.requireCommand("iproute2", "ip", "-V");
+        Peers.require(CaptureTest.run(List.of("ip", "-4", "addr", "show", "dev", "lo", "to", EXTRA)).isBlank(),
+                EXTRA + " is already on lo (left by an interrupted run? ip addr del " + EXTRA + "/32 dev lo)");
         try (SystemClock clock = new SystemClock("rxe-gid-test")) {
             RxeParams p = new RxeParams();
             p.netdev = "lo";
@@ -39,7 +39,7 @@ class GidChangeTest {
                 Host h = new Host(d.provider());
                 Gid g = Gid.fromIp(InetAddress.getByName(EXTRA));
                 assertFalse(has(d, g));
-                assumeTrue(CaptureTest.run(List.of("ip", "addr", "add", EXTRA + "/32", "dev", "lo")) != null,
+                Peers.require(CaptureTest.run(List.of("ip", "addr", "add", EXTRA + "/32", "dev", "lo")) != null,
                         "ip addr add is not permitted");
                 try {
                     Pair.await(() -> h.count(IbEventType.GID_CHANGE, 1) == 1, 5000, "GID_CHANGE after ip addr add");

@@ -2,7 +2,6 @@ package org.rdma.hca.rxe.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -15,9 +14,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.rdma.verbs.wire.Icrc;
+import org.rdma.rvt.testkit.Peers;
 
 /**
- * A tshark capture on {@code lo} into a pcap file, and the checks a capture of rxe traffic must
+ * A tshark capture on {@code lo} (or another interface) into a pcap file, and the checks a capture of rxe traffic must
  * pass: every frame decodes as RRoCE (port 4791 natively, other ports through "decode as"), no
  * malformed packet, every IPv6 ICRC verifies against the headers the kernel wrote, every IPv4
  * ICRC with the Identification taken as 0 (the driver's convention). {@link #start} skips the
@@ -35,8 +35,13 @@ final class LoCapture implements AutoCloseable {
 
     /** Starts capturing {@code filter} on lo into {@code file}; returns once tshark says it captures. */
     static LoCapture start(Path file, String filter) throws IOException, InterruptedException {
-        assumeTrue(CaptureTest.run(List.of("tshark", "-v")) != null, "tshark is not installed");
-        Process p = new ProcessBuilder("tshark", "-n", "-i", "lo", "-f", filter, "-F", "pcap", "-w", file.toString())
+        return start("lo", file, filter);
+    }
+
+    /** The same on the Ethernet interface {@code iface}. */
+    static LoCapture start(String iface, Path file, String filter) throws IOException, InterruptedException {
+        Peers.requireTshark();
+        Process p = new ProcessBuilder("tshark", "-n", "-i", iface, "-f", filter, "-F", "pcap", "-w", file.toString())
                 .redirectErrorStream(true).start();
         LoCapture c = new LoCapture(p, file);
         CountDownLatch started = new CountDownLatch(1);
@@ -62,7 +67,7 @@ final class LoCapture implements AutoCloseable {
         if (!ok) {
             c.close();
         }
-        assumeTrue(ok, () -> "tshark cannot capture on lo: " + c.log());
+        Peers.require(ok, "tshark cannot capture on " + iface + ": " + c.log());
         return c;
     }
 
@@ -110,6 +115,12 @@ final class LoCapture implements AutoCloseable {
                 v4++;
             }
         }
+        verifyDecodes(frames, ports);
+        return new int[] {v4, v6};
+    }
+
+    /** Checks the capture's decoding only: each frame RRoCE, none malformed; {@code ports} as in {@link #verify}. */
+    void verifyDecodes(List<byte[]> frames, int... ports) {
         List<String> read = new ArrayList<>(List.of("tshark", "-n", "-r", file.toString()));
         for (int port : ports) {
             if (port != RxeWire.ROCE_V2_PORT) {
@@ -128,7 +139,6 @@ final class LoCapture implements AutoCloseable {
         for (String l : lines) {
             assertEquals("RRoCE", l.trim(), "every datagram decodes as RRoCE");
         }
-        return new int[] {v4, v6};
     }
 
     @Override

@@ -3,12 +3,14 @@ package org.rdma.hca.rxe.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.rdma.rvt.RvtCounter;
+import org.rdma.rvt.testkit.Scale;
 import org.rdma.verbs.AccessFlags;
 import org.rdma.verbs.CqInitAttr;
 import org.rdma.verbs.Errno;
@@ -33,18 +35,23 @@ import org.rdma.verbs.WcStatus;
 import org.rdma.verbs.WrOpcode;
 
 /**
- * RC over a lossy wire: two rxe devices on {@code lo} whose receive paths each drop 1% of the
- * datagrams (the driver's fault hook, seeded), 10,000 SENDs each carrying its sequence number.
- * Every one arrives exactly once and in order (the responder completed exactly 10,000 receives,
- * each the next number), every send completes successfully, and the losses were repaired by
- * retransmission (counted by the transport).
+ * RC over a lossy wire: two rxe devices on {@code lo} whose receive paths each drop
+ * {@value #LOSS_PERCENT}% of the datagrams (the driver's fault hook, seeded), numbered SENDs of
+ * one to four packets, each carrying its number and a payload made from it. Every one arrives
+ * exactly once and in order with its data (the responder completed exactly as many receives as
+ * were sent, each the next number), every send completes successfully, and the losses were
+ * repaired by retransmission (counted by the transport). CI sends {@value #MESSAGES_CI};
+ * {@code -Drdma.scale=full} ({@code .ci/exactly-once}) the documented {@value #MESSAGES_FULL}.
  */
 class LossyRcTest {
-    static final int MESSAGES = 10_000;
+    static final int MESSAGES_CI = 10_000;
+    static final int MESSAGES_FULL = 100_000;
     static final int WINDOW = 64;
     static final int RECV_SLOTS = 256;
-    static final int SLOT = 64;
-    static final double LOSS = 0.01;
+    /** Largest message: four packets at the path MTU of 1024. */
+    static final int SLOT = 4096;
+    static final int LOSS_PERCENT = 10;
+    static final double LOSS = LOSS_PERCENT / 100.0;
     static final long IOVA = 0x10_0000L;
 
     CoreRxe a;
@@ -124,18 +131,48 @@ class LossyRcTest {
 
         void send(long seq) {
             int slot = (int) (seq % WINDOW);
+            int len = length(seq);
             buf.putLong(slot * SLOT, seq);
+            for (int i = 8; i < len; i++) {
+                buf.put(slot * SLOT + i, payload(seq, i));
+            }
             SendWr w = new SendWr();
             w.wrId = seq;
             w.opcode = WrOpcode.SEND;
             w.sendFlags = SendFlags.SIGNALED;
-            w.sg(new Sge(IOVA + (long) slot * SLOT, 16, mr.lkey()));
+            w.sg(new Sge(IOVA + (long) slot * SLOT, len, mr.lkey()));
             assertEquals(0, qp.postSend(w, null));
         }
     }
 
+    /** Most messages fit one packet; every eighth takes two to four. */
+    static int length(long seq) {
+        int h = (int) ((seq * 0x9E3779B97F4A7C15L) >>> 44);
+        return seq % 8 == 7 ? 1025 + h % (SLOT - 1024) : 16 + h % 241;
+    }
+
+    /**
+     * Byte {@code i} of message {@code seq}: a hash of both, so that a packet of another message
+     * in the same slot (one a multiple of 256 receives earlier, say) shows.
+     */
+    static byte payload(long seq, int i) {
+        return (byte) (((seq + 1) * 0x9E3779B97F4A7C15L + i * 0xC2B2AE3D27D4EB4FL) >>> 56);
+    }
+
+    /** Fails unless receive slot {@code slot} holds message {@code seq}, {@code len} bytes long. */
+    static void assertMessage(End receiver, int slot, long seq, int len) {
+        assertEquals(seq, receiver.buf.getLong(slot * SLOT), "message " + seq + " arrives next, exactly once");
+        assertEquals(length(seq), len, "message " + seq + ": length");
+        for (int i = 8; i < len; i++) {
+            if (receiver.buf.get(slot * SLOT + i) != payload(seq, i)) {
+                fail("message " + seq + ": byte " + i + " of " + len + " differs");
+            }
+        }
+    }
+
     @Test
-    void tenThousandSendsArriveExactlyOnceInOrderThroughOnePercentLoss() {
+    void sendsArriveExactlyOnceInOrderWithTheirDataThroughTenPercentLoss() {
+        final int messages = Scale.of(MESSAGES_CI, MESSAGES_FULL);
         int pa;
         int pb;
         try {
@@ -158,9 +195,10 @@ class LossyRcTest {
         long next = 0;
         long sent = 0;
         long expected = 0;
-        long last = System.nanoTime();
-        while (sent < MESSAGES || expected < MESSAGES) {
-            while (next < MESSAGES && next - sent < WINDOW) {
+        long start = System.nanoTime();
+        long last = start;
+        while (sent < messages || expected < messages) {
+            while (next < messages && next - sent < WINDOW) {
                 sender.send(next++);
             }
             boolean progress = false;
@@ -175,9 +213,7 @@ class LossyRcTest {
             for (int i = 0; i < n; i++) {
                 assertEquals(WcStatus.SUCCESS, wc[i].status, wc[i].toString());
                 int slot = (int) wc[i].wrId;
-                long seq = receiver.buf.getLong(slot * SLOT);
-                assertEquals(expected, seq, "message " + expected + " arrives next, exactly once");
-                assertEquals(16, wc[i].byteLen);
+                assertMessage(receiver, slot, expected, wc[i].byteLen);
                 expected++;
                 receiver.postRecv(slot);
                 progress = true;
@@ -191,25 +227,35 @@ class LossyRcTest {
                 Thread.onSpinWait();
             }
         }
-        assertEquals(MESSAGES, expected);
-        assertEquals(MESSAGES, b.rxe.provider().counter(RvtCounter.RDMA_RECVS), "no receive completed twice");
+        long wallMillis = (System.nanoTime() - start) / 1_000_000;
+        assertEquals(messages, expected);
+        assertEquals(0, sender.cq.pollCq(wc.length, wc) + receiver.cq.pollCq(wc.length, wc),
+                "no completion after the last one");
+        assertEquals(messages, b.rxe.provider().counter(RvtCounter.RDMA_RECVS), "no receive completed twice");
         long dropsAtB = b.rxe.rxFaultDrops();
         long dropsAtA = a.rxe.rxFaultDrops();
         long seenAtB = b.rxe.rxPackets() + dropsAtB;
+        long seenAtA = a.rxe.rxPackets() + dropsAtA;
         long retransmitted = a.rxe.provider().counter(RvtCounter.RETRANSMITTED_PKTS);
-        System.out.printf("lossy RC: %d sends; requests dropped %d of %d (%.2f%%), responses dropped %d; "
-                + "%d packets retransmitted, %d duplicates answered, %d sequence NAKs, %d ACK timeouts%n", MESSAGES,
-                dropsAtB, seenAtB, 100.0 * dropsAtB / seenAtB, dropsAtA, retransmitted,
-                b.rxe.provider().counter(RvtCounter.DUPLICATE_REQUEST),
-                a.rxe.provider().counter(RvtCounter.RCV_SEQ_ERR), a.rxe.provider().counter(RvtCounter.ACK_TIMEOUT));
-        assertTrue(dropsAtB > 0.005 * seenAtB && dropsAtB < 0.02 * seenAtB, "about 1% of requests dropped: " + dropsAtB);
-        assertTrue(dropsAtA > 0, "responses were dropped too");
+        System.out.printf("lossy RC: %d sends; requests dropped %d of %d (%.2f%%), responses dropped %d of %d "
+                + "(%.2f%%); %d packets retransmitted, %d duplicates answered, %d sequence NAKs, %d ACK timeouts; "
+                + "wall %d ms%n", messages, dropsAtB, seenAtB, 100.0 * dropsAtB / seenAtB, dropsAtA, seenAtA,
+                100.0 * dropsAtA / seenAtA, retransmitted, b.rxe.provider().counter(RvtCounter.DUPLICATE_REQUEST),
+                a.rxe.provider().counter(RvtCounter.RCV_SEQ_ERR), a.rxe.provider().counter(RvtCounter.ACK_TIMEOUT),
+                wallMillis);
+        assertLossRate(dropsAtB, seenAtB, "requests");
+        assertLossRate(dropsAtA, seenAtA, "responses");
         assertTrue(retransmitted >= dropsAtB, "every lost request was sent again: " + retransmitted);
         assertEquals(0, a.rxe.rxCrcErrors() + b.rxe.rxCrcErrors());
         sender.close();
         receiver.close();
         assertEquals(java.util.Map.of(), a.leftovers());
         assertEquals(java.util.Map.of(), b.leftovers());
+    }
+
+    private static void assertLossRate(long dropped, long seen, String what) {
+        assertTrue(dropped > 0.8 * LOSS * seen && dropped < 1.2 * LOSS * seen, what + " dropped: " + dropped + " of "
+                + seen + ", not about " + LOSS_PERCENT + "%");
     }
 
     @Test

@@ -12,8 +12,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
- * A second JVM running {@link RxePeerMain} (the same {@code java}, the test's class path), its
- * output (stdout and stderr merged) read line by line on a thread of its own. Every wait is
+ * A second JVM running {@link RxePeerMain} (the same {@code java}, the test's class path), or any
+ * other program, its output (stdout and stderr merged) read line by line on a thread of its own. Every wait is
  * bounded; {@link #close} kills the process if it is still alive, so a failing test leaves
  * nothing behind.
  */
@@ -24,6 +24,19 @@ final class PeerProcess implements AutoCloseable {
     private final String what;
 
     PeerProcess(int udpPort, int remoteUdpPort, String... toolArgs) throws IOException {
+        this(peerMain(udpPort, remoteUdpPort, toolArgs), String.join(" ", toolArgs));
+    }
+
+    /** Any other program: {@code command}, called {@code what} in failure messages. */
+    PeerProcess(List<String> command, String what) throws IOException {
+        this.what = what;
+        process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        reader = new Thread(this::read, "peer-output");
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    private static List<String> peerMain(int udpPort, int remoteUdpPort, String... toolArgs) {
         List<String> cmd = new ArrayList<>();
         Path java = Paths.get(System.getProperty("java.home"), "bin", "java");
         cmd.add(java.toString());
@@ -35,11 +48,7 @@ final class PeerProcess implements AutoCloseable {
         cmd.add(Integer.toString(udpPort));
         cmd.add(Integer.toString(remoteUdpPort));
         cmd.addAll(List.of(toolArgs));
-        what = String.join(" ", toolArgs);
-        process = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        reader = new Thread(this::read, "peer-output");
-        reader.setDaemon(true);
-        reader.start();
+        return cmd;
     }
 
     private void read() {

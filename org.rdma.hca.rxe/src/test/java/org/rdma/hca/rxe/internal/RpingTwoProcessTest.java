@@ -3,7 +3,6 @@ package org.rdma.hca.rxe.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -23,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.rdma.cm.internal.tools.Rping;
+import org.rdma.rvt.testkit.Peers;
 
 /**
  * rping between two JVM processes over rxe on {@code lo}, the whole connection path on the wire:
@@ -63,7 +63,7 @@ class RpingTwoProcessTest {
     @ParameterizedTest
     @ValueSource(strings = {"127.0.0.1", "::1"})
     void rpingValidatesEveryPingAcrossProcesses(String ip) throws Exception {
-        assumeTrue(local.gidIndex(ip) >= 0, ip + " is not configured on lo");
+        Peers.require(local.gidIndex(ip) >= 0, ip + " is not configured on lo");
         Rping.Result r = rping(ip, PINGS);
         System.out.printf("rping over %s between processes: %d pings validated; client device sent %d and "
                 + "received %d datagrams%n", ip, r.validated(), local.rxe.txPackets(), local.rxe.rxPackets());

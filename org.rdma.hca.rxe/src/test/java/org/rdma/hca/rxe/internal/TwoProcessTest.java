@@ -2,7 +2,6 @@ package org.rdma.hca.rxe.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -33,6 +32,7 @@ import org.rdma.shell.internal.RcPingpongCommand;
 import org.rdma.shell.internal.UdPingpongCommand;
 import org.rdma.shell.internal.WriteBwCommand;
 import org.rdma.verbs.Gid;
+import org.rdma.rvt.testkit.Peers;
 
 /**
  * The tools across two JVM processes over real UDP on {@code lo}: this JVM is the client with
@@ -202,10 +202,10 @@ class TwoProcessTest {
         return bytes.toString(StandardCharsets.UTF_8).lines().toList();
     }
 
-    /** The GID index of {@code ip} on {@code lo} (the same in both processes); skips when {@code lo} lacks it. */
+    /** The GID index of {@code ip} on {@code lo} (the same in both processes); fails when {@code lo} lacks it. */
     String gidIndex(String ip) {
         int i = local.gidIndex(ip);
-        assumeTrue(i >= 0, ip + " is not configured on lo");
+        Peers.require(i >= 0, ip + " is not configured on lo");
         return Integer.toString(i);
     }
 

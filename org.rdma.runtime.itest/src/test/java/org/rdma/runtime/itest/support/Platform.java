@@ -40,12 +40,6 @@ public final class Platform {
         return bsn == null || TEST_RUNNER.stream().anyMatch(bsn::startsWith);
     }
 
-    /** The bundle named {@code bsn}. */
-    public Bundle bundle(String bsn) {
-        return bundles.stream().filter(b -> bsn.equals(b.getSymbolicName())).findFirst()
-                .orElseThrow(() -> new AssertionError("no bundle " + bsn + " in " + bundles));
-    }
-
     /** Stops every bundle, highest id first. */
     public void stop() throws BundleException {
         for (int i = bundles.size() - 1; i >= 0; i--) {

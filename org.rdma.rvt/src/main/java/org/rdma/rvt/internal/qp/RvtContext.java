@@ -7,6 +7,7 @@ import org.rdma.rvt.internal.mem.Mem;
 import org.rdma.verbs.DeviceAttr;
 import org.rdma.verbs.LinkLayer;
 import org.rdma.verbs.PortAttr;
+import org.rdma.verbs.PortState;
 import org.rdma.verbs.spi.DeviceContext;
 import org.rdma.verbs.spi.DeviceInfo;
 import org.rdma.verbs.time.IbClock;
@@ -42,6 +43,8 @@ public final class RvtContext {
         volatile boolean roce;
         volatile int maxSegments = 1;
         volatile int[] pkeys = {0xffff};
+        /** Unknown until the first refresh, so a port that starts down is not counted as downed. */
+        volatile PortState state;
     }
 
     /** The shared state of one device. */
@@ -91,6 +94,10 @@ public final class RvtContext {
         }
         PortAttr a = driver.queryPort(port);
         PortCache c = ports[port];
+        if (c.state == PortState.ACTIVE && a.state != PortState.ACTIVE) {
+            count(RvtCounter.LINK_DOWNED);
+        }
+        c.state = a.state;
         c.lid = a.lid;
         c.lmc = a.lmc;
         c.mtu = a.activeMtu.bytes;

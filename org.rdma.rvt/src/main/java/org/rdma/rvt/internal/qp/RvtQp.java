@@ -314,6 +314,9 @@ public final class RvtQp implements org.rdma.verbs.spi.ProviderQp {
                 }
             } else {
                 dev.count(RvtCounter.RCVD_PKTS, pkt.segments);
+                if (response) {
+                    dev.count(RvtCounter.ACK_DEFERRED);
+                }
                 q.add(pkt, copy);
                 task.run();
             }

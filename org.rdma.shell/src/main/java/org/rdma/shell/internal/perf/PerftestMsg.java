@@ -44,6 +44,11 @@ public final class PerftestMsg {
     public static final int KEY_MSG_SIZE_GID = 108;
     /** The MTU message of peers from 5.31 on. */
     public static final int MTU_SIZE = 2;
+    /**
+     * The largest page size a peer may announce: the largest base page of the hosts perftest runs
+     * on is 64 KiB; the buffers are sized from it, so a peer's word is not taken beyond this.
+     */
+    public static final int MAX_PAGE_SIZE = 1 << 20;
 
     /**
      * What one QP announces ({@code struct pingpong_dest} as sent): {@code gid} is {@code null}
@@ -96,6 +101,18 @@ public final class PerftestMsg {
     /** {@code ntoh_int} of a 4-byte message. */
     public static int decodeInt(byte[] msg) {
         return ByteBuffer.wrap(msg).getInt();
+    }
+
+    /**
+     * The peer's page size of {@code check_sys_data()} (its cycle buffer, which sizes the local
+     * buffers too): a power of two up to {@link #MAX_PAGE_SIZE}, else {@code EPROTO}.
+     */
+    public static int decodePageSize(byte[] msg) {
+        int v = decodeInt(msg);
+        if (v <= 0 || Integer.bitCount(v) != 1 || v > MAX_PAGE_SIZE) {
+            throw new RdmaException(Errno.EPROTO, "the peer announces a page size of " + v + " bytes");
+        }
+        return v;
     }
 
     /** An 8-byte big-endian integer ({@code hton_long} / {@code hton_64} on LP64). */
@@ -173,11 +190,11 @@ public final class PerftestMsg {
             throw malformed(s);
         }
         try {
-            int lid = Integer.parseUnsignedInt(f[0], 16);
-            int outReads = Integer.parseUnsignedInt(f[1], 16);
-            int qpn = Integer.parseUnsignedInt(f[2], 16);
-            int psn = Integer.parseUnsignedInt(f[3], 16);
-            int rkey = Integer.parseUnsignedInt(f[4], 16);
+            int lid = PingpongMsg.field(f[0], 16);
+            int outReads = PingpongMsg.field(f[1], 16);
+            int qpn = PingpongMsg.field(f[2], 24);
+            int psn = PingpongMsg.field(f[3], 24);
+            int rkey = PingpongMsg.field(f[4], 32);
             long vaddr = Long.parseUnsignedLong(f[5], 16);
             Gid gid = null;
             int srqn;
@@ -191,9 +208,9 @@ public final class PerftestMsg {
                     g[i] = (byte) v;
                 }
                 gid = Gid.of(g);
-                srqn = Integer.parseUnsignedInt(f[22], 16);
+                srqn = PingpongMsg.field(f[22], 32);
             } else {
-                srqn = Integer.parseUnsignedInt(f[6], 16);
+                srqn = PingpongMsg.field(f[6], 32);
             }
             return new Keys(lid, outReads, qpn, psn, rkey, vaddr, gid, srqn);
         } catch (NumberFormatException e) {

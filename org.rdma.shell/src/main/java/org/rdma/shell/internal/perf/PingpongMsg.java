@@ -53,13 +53,26 @@ public final class PingpongMsg {
             throw malformed(s);
         }
         try {
-            int lid = Integer.parseUnsignedInt(f[0], 16);
-            int qpn = Integer.parseUnsignedInt(f[1], 16);
-            int psn = Integer.parseUnsignedInt(f[2], 16);
+            int lid = field(f[0], 16);
+            int qpn = field(f[1], 24);
+            int psn = field(f[2], 24);
             return new RcPair.Dest(lid, qpn, psn, parseWireGid(f[3]));
         } catch (NumberFormatException e) {
             throw malformed(s);
         }
+    }
+
+    /**
+     * A hex field of a message that is {@code bits} wide on the wire (16 for a LID, 24 for a QPN
+     * or PSN): a wider value is not an address ({@code NumberFormatException}), where the C tools'
+     * {@code sscanf("%x")} would let the top bits vanish later.
+     */
+    static int field(String hex, int bits) {
+        int v = Integer.parseUnsignedInt(hex, 16);
+        if (bits < 32 && (v >>> bits) != 0) {
+            throw new NumberFormatException(hex + " does not fit " + bits + " bits");
+        }
+        return v;
     }
 
     /** The {@code "done"} message the client sends last. */

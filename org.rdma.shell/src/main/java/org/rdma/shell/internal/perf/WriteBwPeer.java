@@ -194,7 +194,8 @@ public final class WriteBwPeer {
         }
         // check_sys_data()
         if (peer >= 5.32) {
-            cycleBuffer = Math.max(cycleBuffer, PerftestMsg.decodeInt(ch.exchange(PerftestMsg.encodeInt(PAGE_SIZE), 4)));
+            cycleBuffer = Math.max(cycleBuffer,
+                    PerftestMsg.decodePageSize(ch.exchange(PerftestMsg.encodeInt(PAGE_SIZE), 4)));
             PerftestMsg.decodeInt(ch.exchange(PerftestMsg.encodeInt(CACHE_LINE_SIZE), 4));
         }
         // check_mtu()

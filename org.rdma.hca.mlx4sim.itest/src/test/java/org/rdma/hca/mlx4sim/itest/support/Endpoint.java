@@ -8,9 +8,11 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntSupplier;
 import org.rdma.verbs.AccessFlags;
 import org.rdma.verbs.AhAttr;
 import org.rdma.verbs.Gid;
@@ -35,6 +37,9 @@ import org.rdma.verbs.WrOpcode;
  * code 0 is outstanding until its completion arrives at this {@code wr_cqe}; completions are
  * counted by kind and status, and one that matches nothing outstanding (lost books or a
  * duplicate) is recorded as an error. Posting is fenced by {@link #close()}.
+ *
+ * <p>A completion is counted before its request leaves the outstanding set: a test that waits
+ * for "nothing outstanding" then reads the counts must find every completion in them.
  */
 public final class Endpoint implements IbCqe {
     /** Requests kept in flight by {@link #pump}. */
@@ -54,7 +59,7 @@ public final class Endpoint implements IbCqe {
     private boolean closed;
     private volatile String stopped;
     private final AtomicLong nextId = new AtomicLong(1);
-    private final Map<Long, Boolean> outstanding = new ConcurrentHashMap<>();
+    private final Map<Long, Wr> outstanding = new ConcurrentHashMap<>();
     private final AtomicInteger sendsInFlight = new AtomicInteger();
     private final AtomicInteger recvsPosted = new AtomicInteger();
     private final Map<String, AtomicInteger> counts = new ConcurrentHashMap<>();
@@ -157,16 +162,11 @@ public final class Endpoint implements IbCqe {
                 rwr.wrId = id;
                 rwr.wrCqe = this;
                 rsge.set(Side.IOVA + RECV_AREA, 4096, side.mr.lkey());
-                outstanding.put(id, Boolean.FALSE);
-                recvsPosted.incrementAndGet();
-                int rc = qp.postRecv(rwr, null);
+                int rc = post(id, false, () -> qp.postRecv(rwr, null));
                 if (rc != 0) {
-                    outstanding.remove(id);
-                    recvsPosted.decrementAndGet();
                     stopped = "postRecv returned " + rc;
                     return false;
                 }
-                postedRecvs.incrementAndGet();
             }
             while (sendsInFlight.get() < SENDS_IN_FLIGHT) {
                 long id = nextId.getAndIncrement();
@@ -182,16 +182,11 @@ public final class Endpoint implements IbCqe {
                 } else {
                     swr.opcode = WrOpcode.SEND;
                 }
-                outstanding.put(id, Boolean.TRUE);
-                sendsInFlight.incrementAndGet();
-                int rc = qp.postSend(swr, null);
+                int rc = post(id, true, () -> qp.postSend(swr, null));
                 if (rc != 0) {
-                    outstanding.remove(id);
-                    sendsInFlight.decrementAndGet();
                     stopped = "postSend returned " + rc;
                     return false;
                 }
-                postedSends.incrementAndGet();
             }
             return true;
         } catch (RuntimeException e) {
@@ -214,18 +209,33 @@ public final class Endpoint implements IbCqe {
             ssge.set(Side.IOVA + SRC_AREA, 64, side.mr.lkey());
             swr.remoteAddr = Side.IOVA + WRITE_AREA;
             swr.rkey = peer.side.mr.rkey();
-            outstanding.put(id, Boolean.TRUE);
-            sendsInFlight.incrementAndGet();
-            int rc = qp.postSend(swr, null);
-            if (rc != 0) {
-                outstanding.remove(id);
-                sendsInFlight.decrementAndGet();
-            } else {
-                postedSends.incrementAndGet();
-            }
-            return rc;
+            return post(id, true, () -> qp.postSend(swr, null));
         } finally {
             postLock.unlock();
+        }
+    }
+
+    /**
+     * Posts one work request under {@code postLock}: it is on the books before the post, since
+     * its completion may arrive before the post returns, and off them again if the QP refused
+     * it (a non-zero return code, or an exception, which is rethrown).
+     */
+    private int post(long id, boolean send, IntSupplier post) {
+        AtomicInteger inFlight = send ? sendsInFlight : recvsPosted;
+        outstanding.put(id, new Wr(send));
+        inFlight.incrementAndGet();
+        boolean accepted = false;
+        try {
+            int rc = post.getAsInt();
+            accepted = rc == 0;
+            return rc;
+        } finally {
+            if (accepted) {
+                (send ? postedSends : postedRecvs).incrementAndGet();
+            } else {
+                outstanding.remove(id);
+                inFlight.decrementAndGet();
+            }
         }
     }
 
@@ -241,23 +251,31 @@ public final class Endpoint implements IbCqe {
 
     @Override
     public void done(IbCq cq, Wc wc) {
-        Boolean send = outstanding.remove(wc.wrId);
-        if (send == null) {
+        Wr wr = outstanding.get(wc.wrId);
+        if (wr == null || !wr.completed.compareAndSet(false, true)) {
             synchronized (errors) {
                 errors.add("completion for nothing outstanding (duplicate or unknown): " + wc);
             }
             return;
         }
-        if (wc.byteLen > 4096 && !send) {
+        if (wc.byteLen > 4096 && !wr.send) {
             synchronized (errors) {
                 errors.add("receive longer than any send: " + wc);
             }
         }
-        counts.computeIfAbsent((send ? "send " : "recv ") + wc.status, k -> new AtomicInteger()).incrementAndGet();
-        if (send) {
-            sendsInFlight.decrementAndGet();
-        } else {
-            recvsPosted.decrementAndGet();
+        counts.computeIfAbsent((wr.send ? "send " : "recv ") + wc.status, k -> new AtomicInteger()).incrementAndGet();
+        (wr.send ? sendsInFlight : recvsPosted).decrementAndGet();
+        // Last: whoever sees nothing outstanding must find this completion counted.
+        outstanding.remove(wc.wrId);
+    }
+
+    /** A request or receive on the books; claimed once by its first completion. */
+    private static final class Wr {
+        final boolean send;
+        final AtomicBoolean completed = new AtomicBoolean();
+
+        Wr(boolean send) {
+            this.send = send;
         }
     }
 
@@ -266,7 +284,7 @@ public final class Endpoint implements IbCqe {
     /** For messages: the next wrId to be used and the outstanding wrIds with their kind, as of now. */
     public String snapshot() {
         Map<Long, String> m = new TreeMap<>();
-        outstanding.forEach((k, v) -> m.put(k, v ? "s" : "r"));
+        outstanding.forEach((k, v) -> m.put(k, v.send ? "s" : "r"));
         return "next=" + nextId.get() + " qp=" + qp.state() + " outstanding=" + m;
     }
 

@@ -48,9 +48,10 @@ public final class UlpClient implements IbClient {
         }
         try {
             Side s = new Side(device, name);
-            sides.put(device.name(), s);
             device.setClientData(this, s);
             log("add " + device.name());
+            // Last: a test that sees the side goes on at once and reads the log.
+            sides.put(device.name(), s);
             return 0;
         } catch (RuntimeException e) {
             log("add " + device.name() + " FAILED " + e);

@@ -1,7 +1,7 @@
 package org.rdma.karaf.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,12 +15,14 @@ import org.apache.karaf.features.FeaturesService;
 import org.junit.jupiter.api.Test;
 import org.rdma.verbs.Errno;
 import org.rdma.verbs.RdmaException;
+import org.rdma.verbs.runtime.DriverLoader;
 
-class DriverFeaturesTest {
+class FeatureDriverLoaderTest {
     /** A FeaturesService offering rdma-core, rdma-fabric, rdma-rvt and scr; records calls. */
     static final class Fake {
         final Set<String> installed = new HashSet<>(Set.of("rdma-core", "scr"));
         final List<String> calls = new ArrayList<>();
+        boolean failInstall;
         final List<Feature> all = List.of(feature("rdma-core"), feature("rdma-fabric"), feature("rdma-rvt"), feature("scr"));
 
         FeaturesService service() {
@@ -30,6 +32,9 @@ class DriverFeaturesTest {
                         case "getFeature" -> all.stream().filter(f -> f.getName().equals(a[0])).findFirst().orElse(null);
                         case "isInstalled" -> installed.contains(((Feature) a[0]).getName());
                         case "installFeature" -> {
+                            if (failInstall) {
+                                throw new IllegalStateException("cannot resolve " + a[0]);
+                            }
                             calls.add("install " + a[0] + "/" + a[1]);
                             installed.add((String) a[0]);
                             yield null;
@@ -44,7 +49,7 @@ class DriverFeaturesTest {
         }
 
         static Feature feature(String name) {
-            return (Feature) Proxy.newProxyInstance(DriverFeaturesTest.class.getClassLoader(),
+            return (Feature) Proxy.newProxyInstance(FeatureDriverLoaderTest.class.getClassLoader(),
                     new Class<?>[] {Feature.class}, (p, m, a) -> switch (m.getName()) {
                         case "getName" -> name;
                         case "getVersion" -> "0.1.0.SNAPSHOT";
@@ -55,32 +60,31 @@ class DriverFeaturesTest {
     }
 
     @Test
-    void namesMapToRdmaFeatures() {
-        assertEquals("rdma-fabric", DriverFeatures.featureName("fabric"));
-        assertEquals("rdma-fabric", DriverFeatures.featureName("rdma-fabric"));
-        assertEquals("rdma-mlx4sim", DriverFeatures.featureName(" mlx4sim "));
-        assertEquals(Errno.EINVAL, assertThrows(RdmaException.class, () -> DriverFeatures.featureName("")).errno());
-        assertEquals(Errno.EINVAL, assertThrows(RdmaException.class, () -> DriverFeatures.featureName("a b")).errno());
-        assertEquals(Errno.EINVAL, assertThrows(RdmaException.class, () -> DriverFeatures.featureName("core")).errno());
-    }
-
-    @Test
-    void loadAndUnloadInstallAndUninstallTheFeature() throws Exception {
+    void loadAndUnloadInstallAndUninstallTheFeature() {
         Fake fake = new Fake();
-        DriverFeatures drivers = new DriverFeatures(fake.service());
+        DriverLoader drivers = new FeatureDriverLoader(fake.service());
         assertEquals(List.of("fabric", "rvt"), drivers.available());
         assertEquals(List.of(), drivers.loaded());
 
-        assertEquals("rdma-fabric", drivers.load("fabric").getName());
-        assertNull(drivers.load("fabric"), "loading a loaded driver is a no-op, as for modprobe");
+        assertTrue(drivers.load("fabric"));
+        assertFalse(drivers.load("rdma-fabric"), "loading a loaded driver is a no-op, as for modprobe");
         assertEquals(List.of("fabric"), drivers.loaded());
-        assertEquals("rdma-fabric", drivers.unload("fabric").getName());
+        drivers.unload("fabric");
         assertEquals(List.of("install rdma-fabric/0.1.0.SNAPSHOT", "uninstall rdma-fabric/0.1.0.SNAPSHOT"), fake.calls);
     }
 
     @Test
+    void featuresServiceFailuresAreEio() {
+        Fake fake = new Fake();
+        fake.failInstall = true;
+        RdmaException e = assertThrows(RdmaException.class, () -> new FeatureDriverLoader(fake.service()).load("rvt"));
+        assertEquals(Errno.EIO, e.errno());
+        assertTrue(e.getMessage().contains("cannot resolve"), e.getMessage());
+    }
+
+    @Test
     void unknownOrUnloadedDriversAreEnoent() {
-        DriverFeatures drivers = new DriverFeatures(new Fake().service());
+        DriverLoader drivers = new FeatureDriverLoader(new Fake().service());
         RdmaException unknown = assertThrows(RdmaException.class, () -> drivers.load("nosuch"));
         assertEquals(Errno.ENOENT, unknown.errno());
         assertTrue(unknown.getMessage().contains("available: fabric, rvt"), unknown.getMessage());
