@@ -3,8 +3,9 @@
 # Java 17, waits for the ssh console to run the rdma commands, measures the time until every
 # port of the default simulated fabric (etc/*.config: mlx4_0 and mlx4_1, port 1 InfiniBand
 # brought up by the subnet manager, port 2 RoCE) is ACTIVE, drives it with the OpenSSH client
-# (non-interactive, loopback only), checks the outputs, and stops Karaf, waiting for its JVM to
-# exit. Run by Maven in the integration-test phase of karaf-features/assembly:
+# (non-interactive, loopback only), checks the outputs, stops Karaf, waiting for its JVM to
+# exit, and fails if karaf.log shows anything a client left behind (the core reaping objects,
+# EBUSY). Run by Maven in the integration-test phase of karaf-features/assembly:
 #
 #   bash karaf-it.sh ASSEMBLY_DIR WORK_DIR
 #
@@ -298,8 +299,19 @@ expect ", 200 validated"
 run "rdma:res"
 [ "$(grep -cE ' cm_id 0 ' <<<"$OUT")" -eq 2 ] || die "CM ids left after rping: $OUT"
 log "rdma:rping --loopback over RoCE (RDMA CM): 200 pings validated, no cm_id left"
+# Over InfiniBand the RDMA CM resolves the route with a PathRecord query through the SA client,
+# whose address handle of the SM stays cached on the MAD layer's PD until the client is removed;
+# ucmatose connects through the IB CM; saquery asks the SA through the user-MAD API. What they
+# leave is checked in karaf.log after the stop.
+run "rdma:rping --loopback -f gid -a fe80::2:c903:0:a01 -I fe80::2:c903:0:b01 -C 200 -V"
+expect ", 200 validated"
+run "rdma:ucmatose --loopback -f gid -s fe80::2:c903:0:a01 -b fe80::2:c903:0:b01 -c 10 -C 10"
+[ "$(grep -c '^return status 0$' <<<"$OUT")" -eq 2 ] || die "ucmatose over InfiniBand did not end with status 0 on both sides: $OUT"
+run "saquery"
+expect "NodeDescription.........sw0"
+log "over InfiniBand: rping (route from the SA), ucmatose (10 IB CM connections), saquery (NodeRecords)"
 run "rdma:clients"
-expect "ID  NAME  SERVICE.ID  DEVICES"
+grep -qE '^ID +NAME +SERVICE\.ID +DEVICES$' <<<"$OUT" || die "rdma:clients has no header line: $OUT"
 expect "failed providers and clients:"
 log "rdma:clients: header and failure section present"
 
@@ -555,4 +567,12 @@ for _ in $(seq 1 300); do karaf_alive || break; sleep 0.2; done
 karaf_alive && die "the Karaf JVM is still running 60 s after bin/stop"
 KARAF_PGID=
 log "Karaf stopped; JVM gone after $(( $(now_ms) - t2 )) ms"
+# Every client released what it held, in remove() on device removal and on the way down: the MAD
+# layer's PDs were free when it closed its ports, and the core found nothing to reap.
+KARAF_LOG=$KARAF_HOME/data/log/karaf.log
+[ -s "$KARAF_LOG" ] || die "no $KARAF_LOG to check"
+leftovers=$(grep -E 'left by clients|EBUSY' "$KARAF_LOG" || true)
+[ -z "$leftovers" ] || die "karaf.log shows resources that outlived their client:
+$leftovers"
+log "karaf.log: nothing left by clients, no EBUSY"
 log "OK: boot ${boot_ms} ms, all default ports ACTIVE ${active_ms} ms, $CYCLES unload-under-traffic cycles, bundles $bundles0 -> $bundles1, threads $threads0 -> $threads1, live heap ${heap0} -> ${heap1} KiB"

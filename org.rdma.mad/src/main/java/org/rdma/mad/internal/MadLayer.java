@@ -10,6 +10,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -43,8 +45,16 @@ import org.rdma.verbs.wire.MadHdr;
  * cancellations run on {@link #workqueue()} ({@code port_priv->wq}); timers use the injected
  * {@link IbClock}. Locks: {@link #devices} is a concurrent map; per-port and per-agent locks
  * are never held while handlers or verbs run.
+ *
+ * <p>The {@link IbClient} is registered by {@link #activate} and withdrawn first thing in
+ * {@link #deactivate}, not as a service of the component: SCR unregisters {@link MadService}
+ * before it calls {@code deactivate}, which deactivates every user of it (the SA client, umad,
+ * the CM, the SM) and so removes them from each device first; they destroy the address handles
+ * they made on the port's PD before the MAD layer closes the port. Registered together, the
+ * framework would tell the core and SCR of their withdrawal in no defined order (in the kernel,
+ * module references keep ib_mad loaded until ib_sa and ib_cm are gone).
  */
-@Component(service = {IbClient.class, MadService.class}, immediate = true)
+@Component(service = MadService.class, immediate = true)
 public final class MadLayer implements IbClient, MadService {
     private static final System.Logger LOG = System.getLogger(MadLayer.class.getName());
     /** Size of an IB MAD. */
@@ -62,6 +72,7 @@ public final class MadLayer implements IbClient, MadService {
     /** {@code ib_mad_client_id}: the hi_tid of the next agent. */
     private final AtomicInteger nextHiTid = new AtomicInteger();
     private final SmaAgent sma = new SmaAgent();
+    private ServiceRegistration<IbClient> clientRegistration;
 
     /** The DS constructor: real time, a private workqueue, unbound-workqueue CQs. */
     @Activate
@@ -92,9 +103,19 @@ public final class MadLayer implements IbClient, MadService {
         this.pollContext = pollContext;
     }
 
-    /** Closes every port still open, then stops the private workqueue. */
+    /** Becomes a client of the core's devices once built (see the class comment). */
+    @Activate
+    void activate(BundleContext bc) {
+        clientRegistration = bc.registerService(IbClient.class, this, null);
+    }
+
+    /** Leaves the devices, closes every port still open, then stops the private workqueue. */
     @Deactivate
     public void deactivate() {
+        if (clientRegistration != null) {
+            clientRegistration.unregister();
+            clientRegistration = null;
+        }
         for (IbDevice d : new ArrayList<>(devices.keySet())) {
             closeDevice(d);
         }

@@ -11,6 +11,7 @@ import org.rdma.shell.internal.perf.PingpongEnd;
 import org.rdma.shell.internal.perf.PingpongMsg;
 import org.rdma.shell.internal.perf.PingpongPeer;
 import org.rdma.shell.internal.perf.RcPair;
+import org.rdma.shell.internal.perf.Uverbs;
 import org.rdma.verbs.Errno;
 import org.rdma.verbs.IbCore;
 import org.rdma.verbs.IbDevice;
@@ -57,11 +58,18 @@ public class RcPingpongCommand {
             + " [-s SIZE] [-n ITERS] [-g GIDIDX] [-m MTU] [-r RXDEPTH]";
 
     private final IbCore core;
+    private final Uverbs uverbs;
 
-    /** A command using the devices of {@code core}. */
+    /** A command whose runs {@code uverbs} disassociates from the devices of {@code core} that go. */
     @Activate
-    public RcPingpongCommand(@Reference IbCore core) {
+    public RcPingpongCommand(@Reference IbCore core, @Reference Uverbs uverbs) {
         this.core = core;
+        this.uverbs = uverbs;
+    }
+
+    /** For embedding and tests: runs on a device that goes leave their objects to the core. */
+    public RcPingpongCommand(IbCore core) {
+        this(core, null);
     }
 
     /** {@code ibv_rc_pingpong [options] [host]}, printed to the session's output. */
@@ -75,7 +83,7 @@ public class RcPingpongCommand {
     public void run(PrintStream out, String... args) {
         Options o = peerOptions(options(USAGE).option('r', "rx-depth", true)).parse(args);
         if (!o.has("peer-device")) {
-            runPeer(core, out, o, QpType.RC);
+            runPeer(core, uverbs, out, o, QpType.RC);
             return;
         }
         for (String two : new String[] {"port", "sl", "events"}) {
@@ -84,6 +92,7 @@ public class RcPingpongCommand {
             }
         }
         RcPair.Config c = pairConfig(o);
+        c.uverbs = uverbs;
         int size = (int) o.number("size", 4096, 1, 1 << 30);
         int iters = (int) o.number("iters", 1000, 1, Integer.MAX_VALUE);
         int rxDepth = (int) o.number("rx-depth", 500, 1, 1 << 20);
@@ -109,7 +118,7 @@ public class RcPingpongCommand {
      * The pingpong tools against a peer process: server without an operand, client of the
      * host operand otherwise ({@code -r} must have been declared).
      */
-    static void runPeer(IbCore core, PrintStream out, Options o, QpType transport) {
+    static void runPeer(IbCore core, Uverbs uverbs, PrintStream out, Options o, QpType transport) {
         List<String> operands = o.operands();
         if (operands.size() > 1) {
             throw o.error("unexpected argument '" + operands.get(1) + "'");
@@ -129,6 +138,7 @@ public class RcPingpongCommand {
         c.gidIndex = (int) o.number("gid-idx", -1, 0, 255);
         c.events = o.has("events");
         c.validate = o.has("chk");
+        c.uverbs = uverbs;
         int tcpPort = (int) o.number("port", PingpongMsg.DEFAULT_PORT, 1, 65535);
         PingpongPeer.run(core, c, operands.isEmpty() ? null : operands.get(0), tcpPort, out);
     }

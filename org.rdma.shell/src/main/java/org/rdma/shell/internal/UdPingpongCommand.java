@@ -7,6 +7,7 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 import org.rdma.shell.internal.perf.PingpongEnd;
 import org.rdma.shell.internal.perf.PingpongPeer;
+import org.rdma.shell.internal.perf.Uverbs;
 import org.rdma.verbs.IbCore;
 import org.rdma.verbs.QpType;
 
@@ -38,11 +39,18 @@ public class UdPingpongCommand {
             + " [-l SL] [-e] [-c] [-p TCPPORT] [HOST]";
 
     private final IbCore core;
+    private final Uverbs uverbs;
 
-    /** A command using the devices of {@code core}. */
+    /** A command whose runs {@code uverbs} disassociates from the devices of {@code core} that go. */
     @Activate
-    public UdPingpongCommand(@Reference IbCore core) {
+    public UdPingpongCommand(@Reference IbCore core, @Reference Uverbs uverbs) {
         this.core = core;
+        this.uverbs = uverbs;
+    }
+
+    /** For embedding and tests: runs on a device that goes leave their objects to the core. */
+    public UdPingpongCommand(IbCore core) {
+        this(core, null);
     }
 
     /** {@code ibv_ud_pingpong [options] [host]}, printed to the session's output. */
@@ -56,6 +64,6 @@ public class UdPingpongCommand {
         Options o = RcPingpongCommand.peerOptions(new Options(USAGE).option('d', "ib-dev", true)
                 .option('i', "ib-port", true).option('s', "size", true).option('n', "iters", true)
                 .option('g', "gid-idx", true).option('r', "rx-depth", true)).parse(args);
-        RcPingpongCommand.runPeer(core, out, o, QpType.UD);
+        RcPingpongCommand.runPeer(core, uverbs, out, o, QpType.UD);
     }
 }

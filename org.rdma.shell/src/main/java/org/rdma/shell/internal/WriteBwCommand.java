@@ -9,6 +9,7 @@ import org.osgi.service.component.annotations.Reference;
 import org.rdma.shell.internal.perf.CqModeration;
 import org.rdma.shell.internal.perf.PerftestMsg;
 import org.rdma.shell.internal.perf.RcPair;
+import org.rdma.shell.internal.perf.Uverbs;
 import org.rdma.shell.internal.perf.WriteBw;
 import org.rdma.shell.internal.perf.WriteBwPeer;
 import org.rdma.verbs.IbCore;
@@ -58,11 +59,18 @@ public class WriteBwCommand {
             + " [-m MTU]";
 
     private final IbCore core;
+    private final Uverbs uverbs;
 
-    /** A command using the devices of {@code core}. */
+    /** A command whose runs {@code uverbs} disassociates from the devices of {@code core} that go. */
     @Activate
-    public WriteBwCommand(@Reference IbCore core) {
+    public WriteBwCommand(@Reference IbCore core, @Reference Uverbs uverbs) {
         this.core = core;
+        this.uverbs = uverbs;
+    }
+
+    /** For embedding and tests: runs on a device that goes leave their objects to the core. */
+    public WriteBwCommand(IbCore core) {
+        this(core, null);
     }
 
     /** {@code ib_write_bw [options]}, printed to the session's output. */
@@ -98,6 +106,7 @@ public class WriteBwCommand {
         int qps = (int) o.number("qp", 1, 1, 1024);
         if (local) {
             RcPair.Config c = RcPingpongCommand.pairConfig(o);
+            c.uverbs = uverbs;
             m.notices().forEach(out::println);
             runLocal(out, o, c, p, qps);
         } else {
@@ -149,6 +158,7 @@ public class WriteBwCommand {
         c.ipv6 = o.has("ipv6");
         c.tcpPort = (int) o.number("port", PerftestMsg.DEFAULT_PORT, 1, 65535);
         c.server = operands.isEmpty() ? null : operands.get(0);
+        c.uverbs = uverbs;
         return c;
     }
 }

@@ -178,6 +178,15 @@ public final class SmComponent {
         if (old != null) {
             old.close();
         }
+        // A task already running may still be answering a MAD with an address handle on the MAD
+        // layer's PD: it must be done before the MAD layer, deactivated next, closes the port.
         executor.shutdownNow();
+        try {
+            if (!executor.awaitTermination(10, TimeUnit.SECONDS)) {
+                LOG.warning(() -> "org.rdma.sm: the SM thread of " + describe() + " did not stop within 10 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -3,6 +3,8 @@ package org.rdma.cm.internal.ib;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -37,11 +39,18 @@ import org.rdma.verbs.time.IbClock;
  * every port of every device a GSI agent for the CM class ({@code cm_add_one()}) and moves
  * every id out of a device going away ({@code cm_remove_one()}); as {@link IbCmService} it is
  * the consumer API. The protocol runs in {@link CmCore}.
+ *
+ * <p>The {@link IbClient} is registered by {@link #activate} and withdrawn by {@link #deactivate},
+ * not as a service of the component: SCR unregisters {@link IbCmService} before it calls
+ * {@code deactivate}, which deactivates its users (the RDMA CM) and so removes them from every
+ * device before the IB CM leaves it, whatever order the framework delivers service events in (the
+ * kernel's module references keep ib_cm loaded until rdma_cm is gone).
  */
-@Component(service = {IbClient.class, IbCmService.class}, immediate = true)
+@Component(service = IbCmService.class, immediate = true)
 public final class IbCmComponent implements IbClient, IbCmService {
     private final CmCore core;
     private final OrderedWq wq;
+    private ServiceRegistration<IbClient> clientRegistration;
 
     /** The DS constructor: real time and a private work queue ({@code ib_cm}). */
     @Activate
@@ -60,9 +69,19 @@ public final class IbCmComponent implements IbClient, IbCmService {
         this.core = new CmCore(clock, this.wq, mad, sa);
     }
 
-    /** Stops the private work queue. Devices left have been removed by the core before. */
+    /** Becomes a client of the core's devices once built. */
+    @Activate
+    void activate(BundleContext bc) {
+        clientRegistration = bc.registerService(IbClient.class, this, null);
+    }
+
+    /** Leaves every device, then stops the private work queue. */
     @Deactivate
     public void deactivate() {
+        if (clientRegistration != null) {
+            clientRegistration.unregister();
+            clientRegistration = null;
+        }
         wq.close();
     }
 

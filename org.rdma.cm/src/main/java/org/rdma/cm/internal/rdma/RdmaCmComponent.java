@@ -3,6 +3,8 @@ package org.rdma.cm.internal.rdma;
 import java.net.SocketAddress;
 import java.util.List;
 import java.util.concurrent.Executor;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -38,11 +40,16 @@ import org.rdma.verbs.time.IbClock;
  * off a device going away ({@code cma_remove_one()}); as {@link RdmaCmService} it is the consumer
  * API. It is registered after the IB CM it needs, so the core adds it to a device after the IB CM
  * and removes it before.
+ *
+ * <p>The {@link IbClient} is registered by {@link #activate} and withdrawn by {@link #deactivate},
+ * after SCR has unregistered {@link RdmaCmService} and so deactivated its users, as
+ * {@link org.rdma.cm.internal.ib.IbCmComponent} does.
  */
-@Component(service = {IbClient.class, RdmaCmService.class}, immediate = true)
+@Component(service = RdmaCmService.class, immediate = true)
 public final class RdmaCmComponent implements IbClient, RdmaCmService {
     private final Cma cma;
     private final OrderedWq wq;
+    private ServiceRegistration<IbClient> clientRegistration;
 
     /** The DS constructor: real time and a private work queue ({@code rdma_cm}). */
     @Activate
@@ -61,9 +68,19 @@ public final class RdmaCmComponent implements IbClient, RdmaCmService {
         cma = new Cma(clock, this.wq, ibcm, sa);
     }
 
-    /** Leaves the SA and stops the private work queue; the core removed every device before. */
+    /** Becomes a client of the core's devices once built. */
+    @Activate
+    void activate(BundleContext bc) {
+        clientRegistration = bc.registerService(IbClient.class, this, null);
+    }
+
+    /** Leaves every device, then the SA, then stops the private work queue. */
     @Deactivate
     public void deactivate() {
+        if (clientRegistration != null) {
+            clientRegistration.unregister();
+            clientRegistration = null;
+        }
         cma.close();
         wq.close();
     }

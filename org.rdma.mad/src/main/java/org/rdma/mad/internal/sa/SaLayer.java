@@ -8,8 +8,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 import org.rdma.mad.MadAgent;
 import org.rdma.mad.MadRecvWc;
@@ -48,8 +51,12 @@ import org.rdma.verbs.wire.MadHdr;
  *
  * <p>Locking: {@link #queries} is concurrent; callbacks run in the MAD layer's contexts without
  * locks held.
+ *
+ * <p>The {@link IbClient} is registered by {@link #activate} and withdrawn by {@link #deactivate},
+ * after SCR has unregistered {@link SaService} and so deactivated its users (the CMs), as
+ * {@link org.rdma.mad.internal.MadLayer} does for the MAD layer's users.
  */
-@Component(service = {IbClient.class, SaService.class}, immediate = true)
+@Component(service = SaService.class, immediate = true)
 public final class SaLayer implements IbClient, SaService {
     private static final System.Logger LOG = System.getLogger(SaLayer.class.getName());
 
@@ -64,6 +71,7 @@ public final class SaLayer implements IbClient, SaService {
     private final AtomicInteger nextId = new AtomicInteger();
     private final AtomicInteger nextTid = new AtomicInteger((int) System.nanoTime());
     final Multicast multicast = new Multicast(this);
+    private ServiceRegistration<IbClient> clientRegistration;
 
     /** The DS constructor. */
     @Activate
@@ -78,6 +86,21 @@ public final class SaLayer implements IbClient, SaService {
     public SaLayer(MadService mad, Executor workqueue) {
         this.mad = mad;
         this.workqueue = workqueue;
+    }
+
+    /** Becomes a client of the core's devices once built. */
+    @Activate
+    void activate(BundleContext bc) {
+        clientRegistration = bc.registerService(IbClient.class, this, null);
+    }
+
+    /** Leaves every device, after the users of {@link SaService} have gone. */
+    @Deactivate
+    void deactivate() {
+        if (clientRegistration != null) {
+            clientRegistration.unregister();
+            clientRegistration = null;
+        }
     }
 
     Executor workqueue() {
@@ -126,9 +149,16 @@ public final class SaLayer implements IbClient, SaService {
         return count == 0 && device.endPort() == 0 ? -Errno.EOPNOTSUPP.value : 0;
     }
 
-    /** {@code ib_sa_remove_one()}. */
+    /**
+     * {@code ib_sa_remove_one()}, undoing {@link #add} backwards: the event handler, the joins, the
+     * agents (which flushes every query and its reference to the SM AH), then the SM AHs.
+     */
     @Override
     public void remove(IbDevice device, Object clientData) {
+        IbEventHandler h = smHandlers.remove(device);
+        if (h != null) {
+            device.unregisterEventHandler(h);
+        }
         multicast.removeDevice(device);
         MadAgent[] a = agents.remove(device);
         if (a != null) {
@@ -137,10 +167,6 @@ public final class SaLayer implements IbClient, SaService {
                     mad.unregisterMadAgent(x);
                 }
             }
-        }
-        IbEventHandler h = smHandlers.remove(device);
-        if (h != null) {
-            device.unregisterEventHandler(h);
         }
         // every query has been flushed and released: the ports' own references are the last
         SmAh[] sm = smAhs.remove(device);

@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -30,14 +32,19 @@ import org.rdma.verbs.time.IbClock;
  *
  * <p>Locks: the device list is copy-on-write and the open ports a concurrent map; no lock is held
  * while the MAD layer or verbs are called.
+ *
+ * <p>The {@link IbClient} is registered by {@link #activate} and withdrawn by {@link #deactivate},
+ * after SCR has unregistered {@link UmadService} and so deactivated its users (the diagnostics),
+ * as {@link org.rdma.mad.internal.MadLayer} does for the MAD layer's users.
  */
-@Component(service = {IbClient.class, UmadService.class}, immediate = true)
+@Component(service = UmadService.class, immediate = true)
 public final class UmadLayer implements IbClient, UmadService {
     private final MadService mad;
     private final IbClock clock;
     private final UmadWaiter waiter;
     private final List<IbDevice> devices = new CopyOnWriteArrayList<>();
     private final Map<UmadPortImpl, IbDevice> open = new ConcurrentHashMap<>();
+    private ServiceRegistration<IbClient> clientRegistration;
 
     /** The DS constructor: readers block on the port. */
     @Activate
@@ -58,9 +65,19 @@ public final class UmadLayer implements IbClient, UmadService {
         this.waiter = waiter;
     }
 
-    /** Closes every port still open. */
+    /** Becomes a client of the core's devices once built. */
+    @Activate
+    void activate(BundleContext bc) {
+        clientRegistration = bc.registerService(IbClient.class, this, null);
+    }
+
+    /** Leaves every device (killing the ports open on it), then closes every port still open. */
     @Deactivate
     public void deactivate() {
+        if (clientRegistration != null) {
+            clientRegistration.unregister();
+            clientRegistration = null;
+        }
         for (UmadPortImpl p : new ArrayList<>(open.keySet())) {
             p.close();
         }

@@ -58,8 +58,11 @@ import org.rdma.verbs.WrOpcode;
  * every message equals the first one it received; both check every receive's length. A
  * difference is {@code EIO}. A completion in error is {@code EIO} with the tools' text;
  * {@code ETIMEDOUT} when nothing completes for 10 s.
+ *
+ * <p>Building, connecting (which makes the UD address handle), {@link #close} and
+ * {@link #disassociate} exclude each other; the loop uses the objects without a lock.
  */
-public final class PingpongEnd implements AutoCloseable {
+public final class PingpongEnd implements AutoCloseable, Uverbs.Context {
     /** Room in front of a UD receive for the GRH (the tools' 40). */
     public static final int GRH_ROOM = 40;
     /** The tools' Q_Key. */
@@ -94,12 +97,17 @@ public final class PingpongEnd implements AutoCloseable {
         public boolean validate;
         /** Seed of the PSN ({@code lrand48()} in the tools). */
         public long seed = System.nanoTime();
+        /** The client that disassociates this end when its device goes; {@code null}: the core reaps. */
+        public Uverbs uverbs;
     }
 
     private final Config config;
     private final boolean ud;
     private IbDevice device;
     private boolean held;
+    private Uverbs uverbs;
+    /** Whether the objects have been destroyed, by {@link #close} or {@link #disassociate}. */
+    private boolean destroyed;
     private PortAttr portAttr;
     private Gid gid = Gid.ZERO;
     private IbPd pd;
@@ -143,12 +151,16 @@ public final class PingpongEnd implements AutoCloseable {
         }
     }
 
-    private void init(IbCore core) {
+    private synchronized void init(IbCore core) {
         device = core.getByName(config.device, null);
         if (device == null) {
             throw new RdmaException(Errno.ENODEV, "IB device " + config.device + " not found");
         }
         held = true;
+        if (config.uverbs != null) {
+            RdmaException.check(config.uverbs.attach(device, this), Errno.ENODEV, config.device + " is going away");
+            uverbs = config.uverbs;
+        }
         RdmaException.check(config.port >= 1 && config.port <= device.endPort(), Errno.EINVAL,
                 config.device + " has no port " + config.port);
         portAttr = device.queryPort(config.port);
@@ -209,8 +221,8 @@ public final class PingpongEnd implements AutoCloseable {
         if (config.events) {
             cq.reqNotifyCq(CqNotifyFlags.NEXT_COMP);
         }
-        // As in RcPair: a run does not hold off the device's removal (the core then flushes
-        // these objects and the run fails with the flushed completions).
+        // As in RcPair: a run does not hold off the device's removal (Uverbs then flushes and
+        // destroys these objects, and the run fails with the flushed completions).
         held = false;
         device.put();
     }
@@ -227,7 +239,8 @@ public final class PingpongEnd implements AutoCloseable {
     }
 
     /** {@code pp_connect_ctx()}: connects the QP (RC) or creates the address handle (UD) to {@code peer}. */
-    public void connect(RcPair.Dest peer) {
+    public synchronized void connect(RcPair.Dest peer) {
+        RdmaException.check(!destroyed, Errno.ENODEV, config.device + " is gone");
         this.remote = peer;
         AhAttr av = new AhAttr();
         av.portNum = config.port;
@@ -409,35 +422,59 @@ public final class PingpongEnd implements AutoCloseable {
         }
     }
 
-    /** {@code pp_close_ctx()}: QP, CQ, MR, AH, PD, then the device reference; the first failure is thrown. */
+    /**
+     * {@code pp_close_ctx()}: QP, CQ, MR, AH, PD (unless {@link #disassociate} destroyed them),
+     * then the device reference; the first failure is thrown.
+     */
     @Override
-    public void close() {
+    public synchronized void close() {
         Teardown t = new Teardown();
-        if (qp != null) {
-            t.step(qp::destroy);
-            qp = null;
-        }
-        if (cq != null) {
-            t.step(cq::destroy);
-            cq = null;
-        }
-        if (mr != null) {
-            t.step(mr::dereg);
-            mr = null;
-        }
-        if (ah != null) {
-            t.step(ah::destroy);
-            ah = null;
-        }
-        if (pd != null) {
-            t.step(pd::dealloc);
-            pd = null;
-        }
+        destroyObjects(t);
         if (device != null && held) {
             held = false;
             t.step(device::put);
         }
+        if (uverbs != null) {
+            uverbs.detach(device, this);
+            uverbs = null;
+        }
         device = null;
         t.rethrow();
+    }
+
+    @Override
+    public synchronized void disassociate() {
+        if (destroyed) {
+            return;
+        }
+        if (qp != null) {
+            Uverbs.flush(qp);
+        }
+        Teardown t = new Teardown();
+        destroyObjects(t);
+        t.rethrow();
+    }
+
+    /** The objects in {@code pp_close_ctx()}'s order; once. */
+    private void destroyObjects(Teardown t) {
+        if (destroyed) {
+            return;
+        }
+        destroyed = true;
+        if (qp != null) {
+            t.step(qp::destroy);
+        }
+        if (cq != null) {
+            t.step(cq::destroy);
+        }
+        if (mr != null) {
+            t.step(mr::dereg);
+        }
+        if (ah != null) {
+            t.step(ah::destroy);
+        }
+        if (pd != null) {
+            t.step(pd::dealloc);
+        }
     }
 }

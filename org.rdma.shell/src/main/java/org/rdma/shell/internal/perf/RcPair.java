@@ -77,6 +77,8 @@ public final class RcPair implements AutoCloseable {
         public int bufferSize = 4096;
         /** Seed of the initial PSNs ({@code lrand48()} in the tools). */
         public long seed = System.nanoTime();
+        /** The client that disassociates each side when its device goes; {@code null}: the core reaps. */
+        public Uverbs uverbs;
     }
 
     /**
@@ -94,13 +96,21 @@ public final class RcPair implements AutoCloseable {
         }
     }
 
-    /** One end: a device port and its objects. */
-    public static final class Side {
+    /**
+     * One end: a device port and its objects. Building ({@link #open}), {@link #release} and
+     * {@link #disassociate} exclude each other; the run uses the objects without a lock, and
+     * after a disassociation finds them destroyed (as a process's objects after
+     * {@code ib_uverbs_remove_one()}).
+     */
+    public static final class Side implements Uverbs.Context {
         final String name;
         final int port;
         IbDevice device;
         /** Whether this end still holds the reference {@code getByName} took. */
         boolean held;
+        private Uverbs uverbs;
+        /** Whether the objects have been destroyed, by {@link #release} or {@link #disassociate}. */
+        private boolean destroyed;
         PortAttr portAttr;
         Gid gid = Gid.ZERO;
         IbPd pd;
@@ -127,12 +137,16 @@ public final class RcPair implements AutoCloseable {
          * {@code ENODEV} for an unknown device, {@code EINVAL} for a bad port or GID index; the
          * caller releases what was built ({@link #release}).
          */
-        public void open(IbCore core, Config config, long iova, Random psn) {
+        public synchronized void open(IbCore core, Config config, long iova, Random psn) {
             device = core.getByName(name, null);
             if (device == null) {
                 throw new RdmaException(Errno.ENODEV, "IB device " + name + " not found");
             }
             held = true;
+            if (config.uverbs != null) {
+                RdmaException.check(config.uverbs.attach(device, this), Errno.ENODEV, name + " is going away");
+                uverbs = config.uverbs;
+            }
             RdmaException.check(port >= 1 && port <= device.endPort(), Errno.EINVAL, name + " has no port " + port);
             portAttr = device.queryPort(port);
             boolean roce = portAttr.linkLayer == LinkLayer.ETHERNET;
@@ -172,8 +186,8 @@ public final class RcPair implements AutoCloseable {
                 qp.modify(attr, QpAttrMask.STATE | QpAttrMask.PKEY_INDEX | QpAttrMask.PORT | QpAttrMask.ACCESS_FLAGS);
                 dests.add(new Dest(portAttr.lid, qp.qpNum(), psn.nextInt() & 0xffffff, gid));
             }
-            // Like a process's uverbs context, a run does not hold off the device's removal: the
-            // core then flushes and destroys these objects, and the run reports the flushed work.
+            // Like a process's uverbs context, a run does not hold off the device's removal:
+            // Uverbs then flushes and destroys these objects, and the run reports the flushed work.
             held = false;
             device.put();
         }
@@ -217,32 +231,54 @@ public final class RcPair implements AutoCloseable {
         }
 
         /**
-         * Destroys the QPs, deregisters the MR, destroys the CQ, deallocates the PD and puts the
-         * device if still held; every step is tried, the first failure is kept in {@code t}
-         * (later ones suppressed).
+         * Destroys the QPs, deregisters the MR, destroys the CQ, deallocates the PD (unless
+         * {@link #disassociate} did) and puts the device if still held; every step is tried, the
+         * first failure is kept in {@code t} (later ones suppressed).
          */
-        void release(Teardown t) {
-            for (int i = qps.size() - 1; i >= 0; i--) {
-                t.step(qps.get(i)::destroy);
-            }
-            qps.clear();
-            if (mr != null) {
-                t.step(mr::dereg);
-                mr = null;
-            }
-            if (cq != null) {
-                t.step(cq::destroy);
-                cq = null;
-            }
-            if (pd != null) {
-                t.step(pd::dealloc);
-                pd = null;
-            }
+        synchronized void release(Teardown t) {
+            destroyObjects(t);
             if (device != null && held) {
                 held = false;
                 t.step(device::put);
             }
+            if (uverbs != null) {
+                uverbs.detach(device, this);
+                uverbs = null;
+            }
             device = null;
+        }
+
+        @Override
+        public synchronized void disassociate() {
+            if (destroyed) {
+                return;
+            }
+            for (IbQp qp : qps) {
+                Uverbs.flush(qp);
+            }
+            Teardown t = new Teardown();
+            destroyObjects(t);
+            t.rethrow();
+        }
+
+        /** The objects, newest first; once. */
+        private void destroyObjects(Teardown t) {
+            if (destroyed) {
+                return;
+            }
+            destroyed = true;
+            for (int i = qps.size() - 1; i >= 0; i--) {
+                t.step(qps.get(i)::destroy);
+            }
+            if (mr != null) {
+                t.step(mr::dereg);
+            }
+            if (cq != null) {
+                t.step(cq::destroy);
+            }
+            if (pd != null) {
+                t.step(pd::dealloc);
+            }
         }
 
         /** The GID this end announces ({@link Gid#ZERO} without a GID index). */

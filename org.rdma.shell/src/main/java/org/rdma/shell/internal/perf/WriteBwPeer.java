@@ -74,6 +74,8 @@ public final class WriteBwPeer {
         public int tcpPort = PerftestMsg.DEFAULT_PORT;
         /** The server's host; {@code null} on the server. */
         public String server;
+        /** The client that disassociates the run when its device goes; {@code null}: the core reaps. */
+        public Uverbs uverbs;
     }
 
     private final Config c;
@@ -238,6 +240,7 @@ public final class WriteBwPeer {
         rc.recvDepth = 1;
         rc.sqSigAll = false;
         rc.bufferSize = (int) (2 * c.qps * region);
+        rc.uverbs = c.uverbs;
         Random rnd = new Random(c.params.runId());
         side.open(core, rc, IOVA, rnd);
         boolean withGid = gidIndex >= 0;

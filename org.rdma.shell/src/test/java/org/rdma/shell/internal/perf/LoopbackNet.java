@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ForkJoinPool;
 import org.rdma.core.internal.verbs.CoreDevice;
@@ -14,6 +15,7 @@ import org.rdma.rvt.RvtPacket;
 import org.rdma.verbs.AhAttr;
 import org.rdma.verbs.Gid;
 import org.rdma.verbs.GidType;
+import org.rdma.verbs.IbClient;
 import org.rdma.verbs.IbCore;
 import org.rdma.verbs.IbDevice;
 import org.rdma.verbs.LinkLayer;
@@ -41,6 +43,9 @@ final class LoopbackNet implements IbCore, AutoCloseable {
     private final Map<Integer, Port> byLid = new ConcurrentHashMap<>();
     /** Packets delivered. */
     volatile long delivered;
+    private final List<IbClient> clients = new ArrayList<>();
+    /** What the last {@link #unregisterDevice} found left for the core to destroy, by type. */
+    volatile Map<String, Integer> leftForCore = Map.of();
 
     private LoopbackNet(SystemClock clock) {
         this.clock = clock;
@@ -179,16 +184,28 @@ final class LoopbackNet implements IbCore, AutoCloseable {
         return List.copyOf(devices);
     }
 
+    /** Makes {@code c} a client whose {@code remove} the devices' unregistration runs (added to none). */
+    void addClient(IbClient c) {
+        clients.add(c);
+    }
+
     /**
-     * What the registry's unregistration does to a device's objects: waits for the references
-     * ({@code get_by_name}) to go, then flushes and destroys what its users left.
+     * What the registry's unregistration does to a device's objects: removes it from the
+     * clients, newest first, waits for the references ({@code get_by_name}) to go, then flushes
+     * and destroys what its users left (counted in {@link #leftForCore}).
      */
     @Override
     public void unregisterDevice(IbDevice device) {
         CoreDevice d = (CoreDevice) device;
         d.setState(CoreDevice.State.UNREGISTERING);
+        for (int i = clients.size() - 1; i >= 0; i--) {
+            clients.get(i).remove(d, null);
+        }
         d.put();
         d.awaitUnreferenced();
+        Map<String, Integer> left = new TreeMap<>(d.restrack().counts());
+        left.values().removeIf(v -> v == 0);
+        leftForCore = left;
         d.destroyLeftovers();
         d.setState(CoreDevice.State.UNREGISTERED);
     }

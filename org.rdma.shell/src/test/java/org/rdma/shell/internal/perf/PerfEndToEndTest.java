@@ -1,5 +1,6 @@
 package org.rdma.shell.internal.perf;
 
+import org.rdma.verbs.IbCore;
 import org.rdma.verbs.IbDevice;
 import org.rdma.core.internal.verbs.CoreDevice;
 import java.util.concurrent.TimeUnit;
@@ -99,16 +100,23 @@ class PerfEndToEndTest {
      * removal, every write it posted completes (those in flight with WR_FLUSH_ERR), and it fails
      * with EIO saying so; closing the pair afterwards is clean and A has nothing left. With CQ
      * moderation and post lists too, where most writes complete without a completion entry.
+     * With the {@link Uverbs} client, its {@code remove} flushes and destroys the run's objects
+     * itself: the core finds nothing to reap, and the run's own teardown nothing to fail on.
      */
-    @ParameterizedTest(name = "cq_mod {0}, post_list {1}")
-    @CsvSource({"1, 1", "8, 1", "4, 16"})
-    void writeBwAccountsForEveryWriteWhenTheDeviceIsRemoved(int cqMod, int postList) throws Exception {
+    @ParameterizedTest(name = "cq_mod {0}, post_list {1}, uverbs {2}")
+    @CsvSource({"1, 1, false", "8, 1, false", "4, 16, false", "1, 1, true", "8, 1, true", "4, 16, true"})
+    void writeBwAccountsForEveryWriteWhenTheDeviceIsRemoved(int cqMod, int postList, boolean uverbs)
+            throws Exception {
         int size = 4096;
         WriteBw.Params p = new WriteBw.Params(size, Long.MAX_VALUE / 4, 60, 32, cqMod, postList, 9);
         CountDownLatch running = new CountDownLatch(1);
         CompletableFuture<RdmaException> failed = new CompletableFuture<>();
         RcPair.Config c = config(2, WriteBw.bufferSize(size, 2));
         c.sqSigAll = false;
+        if (uverbs) {
+            c.uverbs = new Uverbs();
+            net.addClient(c.uverbs);
+        }
         Thread t = new Thread(() -> {
             try (RcPair pair = RcPair.open(net, c)) {
                 pair.connect();
@@ -145,6 +153,61 @@ class PerfEndToEndTest {
             assertTrue(wrId >>> WriteBw.WR_ID_QP_SHIFT <= 1, "wr_id names QP 0 or 1: " + wrId);
         }
         assertEquals(Map.of(), nonZero(((CoreDevice) a).restrack().counts()));
+        if (uverbs) {
+            assertEquals(Map.of(), net.leftForCore, "objects the core had to destroy");
+            assertEquals(List.of(), List.of(e.getSuppressed()), "failures of the run's own teardown");
+        }
+    }
+
+    /**
+     * A run whose device starts going away between its lookup and its first object (after
+     * which {@link Uverbs#remove} would not see it) fails with ENODEV and holds nothing.
+     */
+    @Test
+    void uverbsRefusesARunOnADeviceGoingAway() {
+        CoreDevice b = (CoreDevice) net.devices().get(1);
+        IbCore racing = new IbCore() {
+            @Override
+            public IbDevice getByName(String name, String driverId) {
+                IbDevice d = net.getByName(name, driverId);
+                if (d == b) {
+                    b.setState(CoreDevice.State.UNREGISTERING);
+                }
+                return d;
+            }
+
+            @Override
+            public IbDevice getByNetdev(String netdev, String driverId) {
+                return null;
+            }
+
+            @Override
+            public List<IbDevice> devices() {
+                return net.devices();
+            }
+
+            @Override
+            public void unregisterDevice(IbDevice device) {
+            }
+
+            @Override
+            public void unregisterDeviceAndPut(IbDevice device) {
+            }
+
+            @Override
+            public void unregisterDeviceQueued(IbDevice device) {
+            }
+
+            @Override
+            public void unregisterDriver(String driverId) {
+            }
+        };
+        RcPair.Config c = config(1, 4096);
+        c.uverbs = new Uverbs();
+        RdmaException e = assertThrows(RdmaException.class, () -> RcPair.open(racing, c));
+        assertEquals("ENODEV: mlx4_1 is going away", e.getMessage());
+        b.setState(CoreDevice.State.REGISTERED);
+        assertNothingLeft();
     }
 
     private static Map<String, Integer> nonZero(Map<String, Integer> counts) {
