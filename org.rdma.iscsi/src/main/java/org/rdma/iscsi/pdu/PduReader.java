@@ -257,7 +257,7 @@ public final class PduReader {
         if (data.capacity() < segment) {
             data = ByteBuffer.allocate((int) Math.max(segment, Math.min(2L * data.capacity(),
                     Digest.padded(maxRecvDataSegmentLength) + Digest.DIGEST_LENGTH)));
-            dataView = data.asReadOnlyBuffer();
+            dataView = data.asReadOnlyBuffer().limit(0);
         }
         data.clear().limit((int) segment);
         stage = Stage.DATA;

@@ -43,7 +43,7 @@ final class Wire {
     }
 
     static byte[] encode(PduWriter w, Opcode op, Consumer<Bhs> fields, byte[] data) {
-        ByteBuffer out = ByteBuffer.allocate(4096);
+        ByteBuffer out = ByteBuffer.allocate(1024 + (data == null ? 0 : data.length));
         fields.accept(w.begin(out, op));
         w.finish(data == null ? null : ByteBuffer.wrap(data));
         out.flip();
