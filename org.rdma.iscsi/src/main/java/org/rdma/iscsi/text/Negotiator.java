@@ -2,6 +2,7 @@ package org.rdma.iscsi.text;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,12 @@ import java.util.Set;
  * twice in one negotiation, a key its sender may not send, or one out of its phase is a protocol
  * error ({@link TextFormatException}), which ends a login with an initiator error. CHAP keys are
  * left to {@link ChapAuthenticator}.
+ *
+ * <p>The same object is this side's originator ({@link #offer}; Linux's {@code PSTATE_PROPOSER}
+ * keys and {@code iscsi_check_proposer_state()}): a key this side offered is not answered when the
+ * peer's reply names it, but checked against the offer, and an answer outside what was offered, a
+ * special value for a key never offered, or an offer never answered ({@link #unanswered}) is the
+ * peer's fault. Both roles share one set of results, so {@link #result} holds the whole exchange.
  */
 public final class Negotiator {
     /** Where the exchange takes place: which keys are allowed. */
@@ -26,6 +33,7 @@ public final class Negotiator {
     private final boolean leading;
     private final boolean target;
     private final Map<Key, String> results = new EnumMap<>(Key.class);
+    private final Map<Key, String> offered = new EnumMap<>(Key.class);
     private final Set<String> seen = new HashSet<>();
 
     /**
@@ -42,10 +50,49 @@ public final class Negotiator {
     }
 
     /**
-     * Answers one PDU sequence's offers, in their order.
+     * Offers {@code k} with this side's own value (see {@link #offer(Key, String)}).
+     *
+     * @throws IllegalArgumentException EINVAL for a CHAP or obsolete key
+     */
+    public TextPair offer(Key k) {
+        return offer(k, ownValue(k));
+    }
+
+    /**
+     * Offers {@code k} with {@code value}, or declares it when the key is declarative (6.2): a
+     * negotiated key then awaits the peer's answer, which {@link #respond} checks; a declaration of
+     * a key only one side sends (InitiatorName, SessionType, TargetPortalGroupTag, ...) is the
+     * session's value at once. MaxRecvDataSegmentLength, declared by both, stays this side's own.
+     *
+     * @return the pair to send
+     * @throws IllegalArgumentException EINVAL for a CHAP or obsolete key, which are never offered here
+     */
+    public TextPair offer(Key k, String value) {
+        switch (k.function()) {
+            case AUTHENTICATION, OBSOLETE -> throw new IllegalArgumentException("EINVAL: " + k.wireName()
+                    + " is not offered through the negotiator");
+            case DECLARATIVE -> {
+                if (k.sender() != Key.Sender.BOTH) {
+                    results.put(k, value);
+                }
+            }
+            default -> offered.put(k, value);
+        }
+        return new TextPair(k.wireName(), value);
+    }
+
+    /** The keys this side offered that the peer has not answered yet. */
+    public Set<Key> unanswered() {
+        return offered.isEmpty() ? Set.of() : EnumSet.copyOf(offered.keySet());
+    }
+
+    /**
+     * Answers one PDU sequence's offers, in their order, and checks the answers to this side's
+     * own offers among them.
      *
      * @throws TextFormatException DUPLICATE_KEY, NOT_ALLOWED or BAD_VALUE (a session type other
-     *     than Discovery or Normal, a malformed declaration)
+     *     than Discovery or Normal, a malformed declaration), BAD_ANSWER (an answer outside the
+     *     offer, a special value for a key this side never offered)
      */
     public List<TextPair> respond(List<TextPair> offers, Phase phase) throws TextFormatException {
         for (TextPair p : offers) {
@@ -64,6 +111,15 @@ public final class Negotiator {
                 continue;
             }
             checkAllowed(k, phase);
+            String mine = offered.remove(k);
+            if (mine != null) {
+                settle(k, mine, p.value());
+                continue;
+            }
+            if (Values.isSpecial(p.value())) {
+                throw new TextFormatException(TextFormatException.Reason.BAD_ANSWER,
+                        p + " answers a key this side never offered");
+            }
             String answer = answer(k, p.value());
             if (answer != null) {
                 out.add(new TextPair(k.wireName(), answer));
@@ -119,9 +175,6 @@ public final class Negotiator {
 
     /** The answer to one offer, or null when none is due. */
     private String answer(Key k, String offered) throws TextFormatException {
-        if (Values.isSpecial(offered)) {
-            return null; // an answer to something this side offered; nothing to answer
-        }
         if (k.irrelevantInDiscovery() && discovery()) {
             return Values.IRRELEVANT;
         }
@@ -194,6 +247,46 @@ public final class Negotiator {
         String v = Long.toString(result);
         results.put(k, v);
         return v;
+    }
+
+    /**
+     * The peer's answer to this side's offer {@code mine} (6.2): a special value leaves the key at
+     * its default; anything else must be a value the result function can produce from the offer.
+     */
+    private void settle(Key k, String mine, String answer) throws TextFormatException {
+        if (Values.isSpecial(answer)) {
+            return;
+        }
+        String result = switch (k.function()) {
+            case LIST -> !answer.contains(",") && List.of(mine.split(",")).contains(answer) ? answer : null;
+            case AND, OR -> settleBoolean(k, mine, answer);
+            case MIN, MAX -> settleNumber(k, mine, answer);
+            default -> null;
+        };
+        if (result == null) {
+            throw new TextFormatException(TextFormatException.Reason.BAD_ANSWER,
+                    k.wireName() + "=" + answer + " does not answer the offer " + mine);
+        }
+        results.put(k, result);
+    }
+
+    /** AND can only turn Yes into No, OR only No into Yes. */
+    private static String settleBoolean(Key k, String mine, String answer) {
+        Boolean theirs = Values.parseBoolean(answer);
+        boolean ours = Values.YES.equals(mine);
+        if (theirs == null || (k.function() == ResultFunction.AND ? theirs && !ours : !theirs && ours)) {
+            return null;
+        }
+        return answer;
+    }
+
+    /** A minimum lies between the key's floor and the offer, a maximum between the offer and the ceiling. */
+    private static String settleNumber(Key k, String mine, String answer) {
+        long theirs = Values.parseNumber(answer);
+        long ours = Values.parseNumber(mine);
+        boolean ok = k.function() == ResultFunction.MIN
+                ? theirs >= k.min() && theirs <= ours : theirs >= ours && theirs <= k.max();
+        return ok ? Long.toString(theirs) : null;
     }
 
     /**

@@ -33,6 +33,19 @@ public record OperationalParameters(
         String targetName,
         String authMethod) {
 
+    /**
+     * This session's parameters with the connection-scoped keys (HeaderDigest, DataDigest and
+     * MaxRecvDataSegmentLength both ways, RFC 7143 13) of a connection added to it: its login
+     * negotiates only those, the leading-only keys stay what the session's first login settled.
+     */
+    public OperationalParameters forConnection(OperationalParameters connection) {
+        return new OperationalParameters(connection.headerDigest, connection.dataDigest, maxConnections,
+                initialR2T, immediateData, connection.maxRecvDataSegmentLength,
+                connection.maxXmitDataSegmentLength, maxBurstLength, firstBurstLength, defaultTime2Wait,
+                defaultTime2Retain, maxOutstandingR2T, dataPduInOrder, dataSequenceInOrder, errorRecoveryLevel,
+                discovery, taskReporting, iscsiProtocolLevel, initiatorName, initiatorAlias, targetName, authMethod);
+    }
+
     /** The RFC's defaults (no negotiation at all). */
     public static OperationalParameters defaults() {
         return of(Map.of(), Map.of());

@@ -28,7 +28,9 @@ public final class TextFormatException extends Exception {
         /** A key the sender may not send, or not in this phase (13, "Senders" and "Use"). */
         NOT_ALLOWED,
         /** A value the key requires is missing or malformed where the RFC makes it a protocol error. */
-        BAD_VALUE
+        BAD_VALUE,
+        /** An answer outside what this side offered, or to a key it never offered (6.2). */
+        BAD_ANSWER
     }
 
     private final Reason reason;

@@ -210,10 +210,109 @@ class NegotiatorTest {
     }
 
     @Test
-    void specialValuesFromThePeerAreNotAnswered() throws Exception {
-        assertEquals(List.of(), n.respond(pairs("MaxBurstLength=Reject", "DataDigest=NotUnderstood",
-                "FirstBurstLength=Irrelevant"), Phase.OPERATIONAL));
-        assertNull(n.value(Key.MAX_BURST_LENGTH));
+    void specialValuesForKeysNeverOfferedAreBadAnswers() {
+        for (String special : new String[] {"MaxBurstLength=Reject", "DataDigest=NotUnderstood",
+                "FirstBurstLength=Irrelevant"}) {
+            assertEquals(TextFormatException.Reason.BAD_ANSWER,
+                    refused(new Negotiator(OWN, true, true), Phase.OPERATIONAL, special), special);
+        }
+    }
+
+    // ------------------------------------------------------------------ this side as originator
+
+    /** An initiator's negotiator: its offers are checked against the target's answers. */
+    private static Negotiator offering(String... keys) {
+        Negotiator o = new Negotiator(Map.of(Key.HEADER_DIGEST, "CRC32C,None", Key.MAX_BURST_LENGTH, "1048576",
+                Key.INITIAL_R2T, "No", Key.IMMEDIATE_DATA, "Yes", Key.DEFAULT_TIME2WAIT, "5",
+                Key.MAX_RECV_DATA_SEGMENT_LENGTH, "262144"), true, false);
+        for (String k : keys) {
+            o.offer(Key.of(k));
+        }
+        return o;
+    }
+
+    @Test
+    void answersWithinTheOffersSettleTheKeys() throws Exception {
+        Negotiator o = offering("HeaderDigest", "MaxBurstLength", "InitialR2T", "ImmediateData", "DefaultTime2Wait");
+        assertEquals(5, o.unanswered().size());
+        assertEquals(List.of(), o.respond(pairs("HeaderDigest=None", "MaxBurstLength=0x40000", "InitialR2T=Yes",
+                "ImmediateData=No", "DefaultTime2Wait=7", "MaxRecvDataSegmentLength=65536"), Phase.OPERATIONAL),
+                "answers are not answered again");
+        assertTrue(o.unanswered().isEmpty());
+        OperationalParameters p = o.result();
+        assertFalse(p.headerDigest());
+        assertEquals(262144, p.maxBurstLength());
+        assertTrue(p.initialR2T(), "OR: the target's Yes wins over this side's No");
+        assertFalse(p.immediateData(), "AND: the target's No wins over this side's Yes");
+        assertEquals(7, p.defaultTime2Wait());
+        assertEquals(262144, p.maxRecvDataSegmentLength(), "this side's declaration");
+        assertEquals(65536, p.maxXmitDataSegmentLength(), "the target's declaration");
+    }
+
+    @Test
+    void answersOutsideTheOfferAreBadAnswers() {
+        String[][] cases = {
+            {"HeaderDigest", "HeaderDigest=MD5", "a value never offered"},
+            {"HeaderDigest", "HeaderDigest=CRC32C,None", "a list is no answer"},
+            {"MaxBurstLength", "MaxBurstLength=2097152", "a minimum above the offer"},
+            {"MaxBurstLength", "MaxBurstLength=256", "a minimum below the key's floor"},
+            {"MaxBurstLength", "MaxBurstLength=lots", "not a number"},
+            {"DefaultTime2Wait", "DefaultTime2Wait=3", "a maximum below the offer"},
+            {"DefaultTime2Wait", "DefaultTime2Wait=3601", "a maximum above the key's ceiling"},
+            {"InitialR2T", "InitialR2T=maybe", "not a boolean"},
+        };
+        for (String[] c : cases) {
+            assertEquals(TextFormatException.Reason.BAD_ANSWER,
+                    refused(offering(c[0]), Phase.OPERATIONAL, c[1]), c[2]);
+        }
+        Negotiator no = new Negotiator(Map.of(Key.IMMEDIATE_DATA, "No", Key.INITIAL_R2T, "Yes"), true, false);
+        no.offer(Key.IMMEDIATE_DATA);
+        no.offer(Key.INITIAL_R2T);
+        assertEquals(TextFormatException.Reason.BAD_ANSWER, refused(no, Phase.OPERATIONAL, "ImmediateData=Yes"),
+                "AND cannot turn this side's No into Yes");
+        assertEquals(TextFormatException.Reason.BAD_ANSWER, refused(no, Phase.OPERATIONAL, "InitialR2T=No"),
+                "OR cannot turn this side's Yes into No");
+    }
+
+    @Test
+    void aRejectedOfferKeepsItsDefault() throws Exception {
+        Negotiator o = offering("MaxBurstLength", "HeaderDigest");
+        o.respond(pairs("MaxBurstLength=Reject", "HeaderDigest=NotUnderstood"), Phase.OPERATIONAL);
+        assertTrue(o.unanswered().isEmpty());
+        assertNull(o.value(Key.MAX_BURST_LENGTH));
+        assertEquals(262144, o.result().maxBurstLength());
+    }
+
+    @Test
+    void thePeersOwnOffersAreAnsweredBesideTheAnswers() throws Exception {
+        Negotiator o = offering("MaxBurstLength");
+        assertEquals(pairs("MaxConnections=1"), o.respond(pairs("MaxBurstLength=65536", "MaxConnections=4"),
+                Phase.OPERATIONAL), "the target offered MaxConnections; this side's default 1 is the minimum");
+        assertEquals(1, o.result().maxConnections());
+    }
+
+    @Test
+    void declarationsOfOneSidedKeysAreTheSessionsValues() {
+        Negotiator o = new Negotiator(Map.of(), true, false);
+        assertEquals(new TextPair("InitiatorName", "iqn.a"), o.offer(Key.INITIATOR_NAME, "iqn.a"));
+        o.offer(Key.SESSION_TYPE, "Discovery");
+        assertEquals(new TextPair("MaxRecvDataSegmentLength", "8192"), o.offer(Key.MAX_RECV_DATA_SEGMENT_LENGTH));
+        assertTrue(o.unanswered().isEmpty(), "declarations await no answer");
+        assertEquals("iqn.a", o.result().initiatorName());
+        assertTrue(o.result().discovery());
+        assertThrows(IllegalArgumentException.class, () -> o.offer(Key.CHAP_A, "5"));
+        assertThrows(IllegalArgumentException.class, () -> o.offer(Key.IF_MARKER, "No"));
+    }
+
+    @Test
+    void aConnectionJoiningASessionKeepsTheSessionsKeys() throws Exception {
+        OperationalParameters session = new OperationalParameters(false, false, 2, false, true, 65536, 8192, 524288,
+                131072, 3, 10, 4, true, true, 0, false, "RFC3720", 1, "iqn.i", null, "iqn.t", "CHAP");
+        Negotiator second = new Negotiator(OWN, false, true);
+        second.respond(pairs("HeaderDigest=CRC32C", "MaxRecvDataSegmentLength=16384"), Phase.OPERATIONAL);
+        assertEquals(new OperationalParameters(true, false, 2, false, true, 65536, 16384, 524288, 131072, 3, 10, 4,
+                true, true, 0, false, "RFC3720", 1, "iqn.i", null, "iqn.t", "CHAP"),
+                session.forConnection(second.result()));
     }
 
     @Test
