@@ -60,9 +60,10 @@ public final class Negotiator {
 
     /**
      * Offers {@code k} with {@code value}, or declares it when the key is declarative (6.2): a
-     * negotiated key then awaits the peer's answer, which {@link #respond} checks; a declaration of
-     * a key only one side sends (InitiatorName, SessionType, TargetPortalGroupTag, ...) is the
-     * session's value at once. MaxRecvDataSegmentLength, declared by both, stays this side's own.
+     * negotiated key then awaits the peer's answer, which {@link #respond} checks; a declaration
+     * (InitiatorName, SessionType, TargetName, TargetPortalGroupTag, ...) is the session's value at
+     * once, but for the keys each side declares about itself (MaxRecvDataSegmentLength,
+     * X#NodeArchitecture), whose result is the peer's declaration.
      *
      * @return the pair to send
      * @throws IllegalArgumentException EINVAL for a CHAP or obsolete key, which are never offered here
@@ -72,7 +73,7 @@ public final class Negotiator {
             case AUTHENTICATION, OBSOLETE -> throw new IllegalArgumentException("EINVAL: " + k.wireName()
                     + " is not offered through the negotiator");
             case DECLARATIVE -> {
-                if (k.sender() != Key.Sender.BOTH) {
+                if (k != Key.MAX_RECV_DATA_SEGMENT_LENGTH && k != Key.NODE_ARCHITECTURE) {
                     results.put(k, value);
                 }
             }

@@ -7,31 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.rdma.iscsi.pdu.LoginStatus;
 
 /** CHAP with MD5 (RFC 1994 4.1, RFC 7143 12.1.3); the expected digests were computed apart with MD5. */
 class ChapAuthenticatorTest {
-    static final String CHALLENGE = "0x000102030405060708090a0b0c0d0e0f";
+    static final String CHALLENGE = FixedRandom.CHALLENGE;
     static final String RESPONSE = "0xa5cd4c4cc5e63021e6da5072644eb7bf";
-
-    /** Identifier 0x2a and challenge 00..0f, so the expected response is known. */
-    static final class FixedRandom extends Random {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        public int nextInt(int bound) {
-            return 0x2a;
-        }
-
-        @Override
-        public void nextBytes(byte[] b) {
-            for (int i = 0; i < b.length; i++) {
-                b[i] = (byte) i;
-            }
-        }
-    }
 
     private static ChapAuthenticator.Credentials cred(String name, String secret) {
         return new ChapAuthenticator.Credentials(name, secret.getBytes(StandardCharsets.US_ASCII));

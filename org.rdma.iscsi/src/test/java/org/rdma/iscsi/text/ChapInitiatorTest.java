@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
-import org.rdma.iscsi.text.ChapAuthenticatorTest.FixedRandom;
 
 /** The initiator's CHAP (RFC 7143 12.1.3) against the target's {@link ChapAuthenticator}. */
 class ChapInitiatorTest {
