@@ -2,6 +2,7 @@ package org.rdma.iscsi.login;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -43,6 +44,26 @@ final class Link {
         assertEquals(ReadResult.PDU, r.read(src));
         assertFalse(src.hasRemaining(), "one PDU per write");
         return r;
+    }
+
+    /** Runs a login to its end; the initiator must end too. */
+    LoginState run(InitiatorLogin i, TargetLogin t) {
+        i.start(writer, out);
+        for (int n = 0; n < 64; n++) {
+            byte[] req = take();
+            requests.add(req);
+            PduReader r = read(atTarget, req);
+            t.receive(r.bhs(), r.data(), writer, out);
+            byte[] rsp = take();
+            responses.add(rsp);
+            PduReader q = read(atInitiator, rsp);
+            LoginState s = i.receive(q.bhs(), q.data(), writer, out);
+            if (s != LoginState.IN_PROGRESS) {
+                assertEquals(0, out.position(), "no request after the login ended");
+                return s;
+            }
+        }
+        return fail("the login did not end");
     }
 
     /** A request from {@code fields} and {@code text} through the target's reader; returns the target's state. */
