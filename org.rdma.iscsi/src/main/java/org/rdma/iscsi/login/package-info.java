@@ -6,6 +6,9 @@
  * with a {@link org.rdma.iscsi.login.LoginResult}: the negotiated operational parameters and the
  * session's identity. The TCP and iSER transports drive the same classes; the target's decisions
  * that need its configuration and session table come through a {@link org.rdma.iscsi.login.LoginPolicy}.
+ * The Text Request/Response exchange that follows in a discovery session (SendTargets, answered
+ * through a {@link org.rdma.iscsi.login.TargetDirectory}) is here too: {@link
+ * org.rdma.iscsi.login.TargetText} and {@link org.rdma.iscsi.login.InitiatorText}.
  */
 @org.osgi.annotation.bundle.Export
 @org.osgi.annotation.versioning.Version("1.0.0")
