@@ -43,6 +43,9 @@ import org.rdma.iscsi.text.Values;
 public final class InitiatorLogin {
     /** So that a target cannot hold a connection in login for ever. */
     static final int MAX_RESPONSES = 128;
+    /** The declarations of the first request, never offered again. */
+    private static final Set<Key> IDENTITY =
+            Set.of(Key.INITIATOR_NAME, Key.INITIATOR_ALIAS, Key.TARGET_NAME, Key.SESSION_TYPE);
 
     private final InitiatorConfig config;
     private final Negotiator negotiator;
@@ -317,9 +320,6 @@ public final class InitiatorLogin {
         out.add(negotiator.offer(Key.MAX_RECV_DATA_SEGMENT_LENGTH));
         return out;
     }
-
-    private static final Set<Key> IDENTITY =
-            Set.of(Key.INITIATOR_NAME, Key.INITIATOR_ALIAS, Key.TARGET_NAME, Key.SESSION_TYPE);
 
     private void complete(Bhs rsp) throws Fault {
         Set<Key> missing = negotiator.unanswered();
