@@ -2,6 +2,7 @@ package org.rdma.target.internal.core;
 
 import java.util.NavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import org.rdma.target.fabric.ChapCredentials;
 import org.rdma.target.fabric.TargetException;
 
 /**
@@ -16,6 +17,7 @@ public final class NodeAcl {
     private final Tpg tpg;
     private final String initiatorName;
     private final NavigableMap<Integer, MappedLun> luns = new ConcurrentSkipListMap<>();
+    private volatile ChapCredentials auth = ChapCredentials.NONE;
 
     NodeAcl(Tpg tpg, String initiatorName) {
         this.tpg = tpg;
@@ -45,5 +47,32 @@ public final class NodeAcl {
 
     NavigableMap<Integer, MappedLun> luns() {
         return luns;
+    }
+
+    /**
+     * Removes a mapped LUN (targetcli's {@code acls/IQN delete N}); the initiator's sessions get
+     * REPORTED LUNS DATA HAS CHANGED.
+     *
+     * @throws TargetException {@code ENOENT} for a mapped LUN the ACL does not have
+     */
+    public void unmapLun(int mappedLun) {
+        if (luns.remove(mappedLun) == null) {
+            throw new TargetException("ENOENT", initiatorName + " maps no LUN " + mappedLun);
+        }
+        tpg.lunsChanged(initiatorName);
+    }
+
+    /** Drops every mapping of a TPG LUN being removed (the TPG tells the sessions). */
+    void unmapTpgLun(int tpgLun) {
+        luns.values().removeIf(m -> m.tpgLun() == tpgLun);
+    }
+
+    /** The ACL's CHAP secrets (targetcli's {@code set auth} on the ACL). */
+    public ChapCredentials auth() {
+        return auth;
+    }
+
+    public void setAuth(ChapCredentials a) {
+        auth = a;
     }
 }

@@ -61,6 +61,18 @@ public final class TargetCoreImpl implements TargetCore {
         }
     }
 
+    /**
+     * Removes a TPG (targetcli's {@code /iscsi/IQN delete 1}): its sessions are closed, their
+     * waiting commands aborted without status. The fabric is expected to have logged them out
+     * first (it sees the TPG's service go).
+     */
+    public void removeTpg(Tpg t) {
+        synchronized (tpgs) {
+            tpgs.remove(t);
+        }
+        t.sessions().forEach(Session::close);
+    }
+
     @Override
     public Optional<FabricTpg> tpg(String fabric, String targetName, int tag) {
         return tpgs.stream().filter(t -> t.fabric().equals(fabric) && t.targetName().equals(targetName) && t.tag() == tag)

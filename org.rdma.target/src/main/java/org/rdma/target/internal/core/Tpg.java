@@ -1,15 +1,19 @@
 package org.rdma.target.internal.core;
 
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import org.rdma.scsi.Asc;
 import org.rdma.scsi.Lun;
+import org.rdma.target.fabric.ChapCredentials;
 import org.rdma.target.fabric.FabricOps;
 import org.rdma.target.fabric.FabricSession;
 import org.rdma.target.fabric.FabricTpg;
+import org.rdma.target.fabric.NetworkPortal;
 import org.rdma.target.fabric.TargetException;
 import org.rdma.target.internal.device.ScsiDevice;
 import org.rdma.target.internal.emul.TargetPort;
@@ -31,6 +35,10 @@ public final class Tpg implements FabricTpg {
     private volatile boolean enabled = true;
     private volatile boolean generateNodeAcls;
     private volatile boolean demoModeWriteProtect = true;
+    // Set by the configuration, read by the fabric engine (portals to listen on, login checks).
+    private volatile List<NetworkPortal> portals = List.of();
+    private volatile Map<String, Integer> attributes = Map.of();
+    private volatile ChapCredentials auth = ChapCredentials.NONE;
 
     Tpg(TargetCoreImpl core, String fabric, String targetName, int tag, int protocolId, int relativePortId) {
         this.core = core;
@@ -165,5 +173,84 @@ public final class Tpg implements FabricTpg {
     @Override
     public String toString() {
         return fabric + "/" + targetName + "/tpg" + tag;
+    }
+
+    /**
+     * Removes a LUN (targetcli's {@code luns delete}) and every node ACL's mapping of it, as
+     * LIO's {@code core_tpg_remove_lun()} does; open sessions get REPORTED LUNS DATA HAS CHANGED.
+     *
+     * @throws TargetException {@code ENOENT} for a LUN the TPG does not have
+     */
+    public void removeLun(int lun) {
+        if (luns.remove(lun) == null) {
+            throw new TargetException("ENOENT", this + " has no LUN " + lun);
+        }
+        acls.values().forEach(a -> a.unmapTpgLun(lun));
+        lunsChanged(null);
+    }
+
+    /**
+     * Removes a node ACL (targetcli's {@code acls delete}); the initiator's open sessions keep
+     * the LUNs they had until they log out, as in LIO.
+     *
+     * @throws TargetException {@code ENOENT} for an initiator without an ACL
+     */
+    public void removeNodeAcl(String initiatorName) {
+        if (acls.remove(initiatorName) == null) {
+            throw new TargetException("ENOENT", this + " has no ACL for " + initiatorName);
+        }
+    }
+
+    public void setPortals(List<NetworkPortal> p) {
+        portals = List.copyOf(p);
+    }
+
+    @Override
+    public List<NetworkPortal> portals() {
+        return portals;
+    }
+
+    /**
+     * Sets the TPG attributes by LIO's names; {@code generate_node_acls} and
+     * {@code demo_mode_write_protect} take effect on the next login.
+     */
+    public void setAttributes(Map<String, Integer> a) {
+        attributes = Map.copyOf(a);
+        Integer g = a.get("generate_node_acls");
+        if (g != null) {
+            generateNodeAcls = g != 0;
+        }
+        Integer w = a.get("demo_mode_write_protect");
+        if (w != null) {
+            demoModeWriteProtect = w != 0;
+        }
+    }
+
+    @Override
+    public int attribute(String name) {
+        switch (name) {
+            case "generate_node_acls":
+                return generateNodeAcls ? 1 : 0;
+            case "demo_mode_write_protect":
+                return demoModeWriteProtect ? 1 : 0;
+            default:
+                Integer v = attributes.get(name);
+                if (v == null) {
+                    throw new TargetException("ENOENT", this + " has no attribute " + name);
+                }
+                return v;
+        }
+    }
+
+    /** The TPG's own CHAP secrets (targetcli's {@code set auth} on the TPG), used in demo mode. */
+    public void setAuth(ChapCredentials a) {
+        auth = a;
+    }
+
+    @Override
+    public Optional<ChapCredentials> chapCredentials(String initiatorName) {
+        NodeAcl acl = acls.get(initiatorName);
+        ChapCredentials c = acl != null ? acl.auth() : generateNodeAcls ? auth : ChapCredentials.NONE;
+        return c.isSet() || c.mutual() ? Optional.of(c) : Optional.empty();
     }
 }
