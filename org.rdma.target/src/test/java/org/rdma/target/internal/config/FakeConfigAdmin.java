@@ -25,7 +25,11 @@ import org.osgi.service.cm.ConfigurationAdmin;
  */
 public final class FakeConfigAdmin implements ConfigurationAdmin, AutoCloseable {
     private final Map<String, FakeConfiguration> configs = new LinkedHashMap<>();
-    private final ExecutorService delivery = Executors.newSingleThreadExecutor(r -> new Thread(r, "fake-cm"));
+    private final ExecutorService delivery = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "fake-cm");
+        t.setDaemon(true);
+        return t;
+    });
     private volatile ConfigTree tree;
     private int next;
 
@@ -40,7 +44,7 @@ public final class FakeConfigAdmin implements ConfigurationAdmin, AutoCloseable 
     }
 
     private void deliver(String pid, String factoryPid, Map<String, Object> props) {
-        if (!Pids.FACTORIES.contains(factoryPid)) {
+        if (factoryPid == null || !Pids.FACTORIES.contains(factoryPid)) {
             return;
         }
         delivery.execute(() -> {
