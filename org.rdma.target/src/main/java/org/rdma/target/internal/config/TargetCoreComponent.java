@@ -35,9 +35,10 @@ import org.rdma.target.internal.core.TargetCoreImpl;
  * configuration components and targetcli), with a thread pool for its commands. At start, when
  * Config Admin holds no target configuration but the saveconfig file exists, the file is
  * restored into Config Admin (as {@code target.service} runs {@code targetctl restore} at boot);
- * Config Admin persists what targetcli writes, so Karaf restarts without it.
+ * Config Admin persists what targetcli writes, so Karaf restarts without it. Immediate: the
+ * restore and the TPG services must not wait until something asks for the core.
  */
-@Component(configurationPid = Pids.CORE, service = {TargetCore.class, ConfigTree.class})
+@Component(configurationPid = Pids.CORE, service = {TargetCore.class, ConfigTree.class}, immediate = true)
 @Designate(ocd = TargetCoreComponent.Config.class)
 public final class TargetCoreComponent extends TargetTree {
     private static final Logger LOG = Logger.getLogger(TargetCoreComponent.class.getName());
