@@ -1,6 +1,8 @@
 package org.rdma.target.internal.core;
 
-import java.util.HashMap;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
@@ -11,7 +13,6 @@ import org.rdma.scsi.Sense;
 import org.rdma.scsi.SenseKey;
 import org.rdma.scsi.TaskAttribute;
 import org.rdma.scsi.TmfFunction;
-import org.rdma.scsi.TmfResponse;
 import org.rdma.target.fabric.DataDirection;
 import org.rdma.target.fabric.FabricCommand;
 import org.rdma.target.fabric.FabricOps;
@@ -34,7 +35,10 @@ final class Session implements FabricSession {
     private final NodeAcl acl;
     final FabricOps ops;
     private final Map<Integer, UnitAttentions> unitAttentions = new ConcurrentHashMap<>();
-    private final Map<Long, SeCmd> commands = new HashMap<>();
+    /** By tag, in submission order (task management walks them in that order). */
+    private final Map<Long, SeCmd> commands = new LinkedHashMap<>();
+    /** Tags of the task management functions in progress. */
+    private final java.util.Set<Long> tmrTags = new java.util.HashSet<>();
     private volatile boolean closed;
 
     Session(Tpg tpg, String initiatorName, String initiatorPortName, NodeAcl acl, FabricOps ops) {
@@ -130,21 +134,43 @@ final class Session implements FabricSession {
         }
     }
 
+    /** The commands not yet released, in no particular order. */
+    List<SeCmd> commands() {
+        synchronized (commands) {
+            return new ArrayList<>(commands.values());
+        }
+    }
+
     @Override
     public void submitTmr(TmfFunction function, long lun, long tag, long referencedTag) {
-        // Task management is the next step (ABORT TASK ... TARGET RESET); until then it is refused.
-        ops.queueTmResponse(tag, function, TmfResponse.FUNCTION_NOT_SUPPORTED);
+        if (closed) {
+            throw new TargetException("ENOTCONN", this + " is closed");
+        }
+        core().taskManagement().submit(this, function, lun, tag, referencedTag);
+    }
+
+    /** A function with this tag starts; false when one with the same tag is in progress. */
+    boolean tmrStarted(long tag) {
+        synchronized (tmrTags) {
+            return tmrTags.add(tag);
+        }
+    }
+
+    void tmrDone(long tag) {
+        synchronized (tmrTags) {
+            tmrTags.remove(tag);
+        }
     }
 
     @Override
     public void close() {
         closed = true;
         tpg.removeSession(this);
-        java.util.List<SeCmd> all;
-        synchronized (commands) {
-            all = new java.util.ArrayList<>(commands.values());
+        // Commands not started end here; an executing one is dropped when it ends.
+        for (SeCmd c : commands()) {
+            core().abort(c, false, () -> {
+            });
         }
-        core().abortWaiting(all);
     }
 
     /** The nexus the emulation sees for a command on mapped LUN {@code mappedLun} ({@code -1}: none). */

@@ -27,7 +27,8 @@ public final class Tpg implements FabricTpg {
     private final TargetPort port;
     private final NavigableMap<Integer, ScsiDevice> luns = new ConcurrentSkipListMap<>();
     private final Map<String, NodeAcl> acls = new ConcurrentHashMap<>();
-    private final Set<Session> sessions = ConcurrentHashMap.newKeySet();
+    /** Open sessions in the order they opened (task management walks them in that order). */
+    private final Set<Session> sessions = new java.util.concurrent.CopyOnWriteArraySet<>();
     private volatile boolean enabled = true;
     private volatile boolean generateNodeAcls;
     private volatile boolean demoModeWriteProtect = true;

@@ -29,6 +29,7 @@ public final class ScsiDevice {
     private volatile boolean dexcpt;
     private volatile boolean stopped;
     private volatile boolean removalPrevented;
+    private volatile boolean taskAbortedStatus = true;
 
     public ScsiDevice(String name, Backstore store, DeviceAttributes attrs, DeviceIdentity identity) {
         if (attrs.thinProvisioning() && !store.thin()) {
@@ -118,6 +119,26 @@ public final class ScsiDevice {
 
     public void setStopped(boolean s) {
         stopped = s;
+    }
+
+    /**
+     * TAS of the control mode page: commands aborted by another I_T nexus end with TASK ABORTED
+     * status rather than none. Set by default, as LIO's {@code emulate_tas}.
+     */
+    public boolean taskAbortedStatus() {
+        return taskAbortedStatus;
+    }
+
+    public void setTaskAbortedStatus(boolean tas) {
+        taskAbortedStatus = tas;
+    }
+
+    /**
+     * The state a logical unit reset returns to its initial value (SAM-5 6.3.3; SBC-3 5.9: a
+     * medium removal prevention ends).
+     */
+    public void logicalUnitReset() {
+        removalPrevented = false;
     }
 
     public boolean removalPrevented() {

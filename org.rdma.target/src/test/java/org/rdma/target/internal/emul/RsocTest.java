@@ -52,8 +52,8 @@ class RsocTest {
 
     @Test
     void taskManagementFunctions() {
-        assertArrayEquals(hex("de 01 00 00"), h.run(Cdb.reportSupportedTaskManagementFunctions(false, 4)).good().data());
-        assertArrayEquals(hex("de 01 00 0c 00000000 00000000 00000000"),
+        assertArrayEquals(hex("de 07 00 00"), h.run(Cdb.reportSupportedTaskManagementFunctions(false, 4)).good().data());
+        assertArrayEquals(hex("de 07 00 0c 00000000 00000000 00000000"),
                 h.run(Cdb.reportSupportedTaskManagementFunctions(true, 64)).good().data());
     }
 
