@@ -22,6 +22,8 @@ import org.rdma.target.fabric.TargetException;
 import org.rdma.target.internal.device.ScsiDevice;
 import org.rdma.target.internal.emul.Nexus;
 import org.rdma.target.internal.emul.TargetPort;
+import org.rdma.target.internal.pr.ItNexus;
+import org.rdma.target.internal.pr.PrContext;
 
 /**
  * An I_T nexus (LIO's {@code se_session} with its {@code se_node_acl}'s device list): the LUNs the
@@ -40,6 +42,7 @@ final class Session implements FabricSession {
     /** Tags of the task management functions in progress. */
     private final java.util.Set<Long> tmrTags = new java.util.HashSet<>();
     private volatile boolean closed;
+    private final ItNexus itNexus;
 
     Session(Tpg tpg, String initiatorName, String initiatorPortName, NodeAcl acl, FabricOps ops) {
         this.tpg = tpg;
@@ -47,6 +50,7 @@ final class Session implements FabricSession {
         this.initiatorPortName = initiatorPortName;
         this.acl = acl;
         this.ops = ops;
+        this.itNexus = ItNexus.of(initiatorName, initiatorPortName, tpg.port().portName());
         allocateUnitAttentionOnAll(Asc.POWER_ON_RESET_OR_BUS_DEVICE_RESET_OCCURRED);
     }
 
@@ -71,6 +75,16 @@ final class Session implements FabricSession {
 
     boolean closed() {
         return closed;
+    }
+
+    /** The I_T nexus as reservations name it. */
+    ItNexus itNexus() {
+        return itNexus;
+    }
+
+    /** I_T nexus loss (SAM-5 6.3.4): the nexus's SPC-2 reservations end; registrations stay. */
+    void nexusLoss() {
+        luns().values().forEach(e -> e.getKey().reservations().nexusLoss(itNexus));
     }
 
     /** The LUNs this nexus sees: mapped LUN number to (device, write protected). */
@@ -171,10 +185,13 @@ final class Session implements FabricSession {
             core().abort(c, false, () -> {
             });
         }
+        nexusLoss();
     }
 
-    /** The nexus the emulation sees for a command on mapped LUN {@code mappedLun} ({@code -1}: none). */
-    Nexus nexus(int mappedLun, ScsiDevice dev, boolean writeProtect) {
+    /** The nexus the emulation sees for a command (its mapped LUN -1 and device null for a LUN not mapped). */
+    Nexus nexus(SeCmd cmd, boolean writeProtect) {
+        int mappedLun = cmd.mappedLun;
+        ScsiDevice dev = cmd.dev;
         return new Nexus() {
             @Override
             public TargetPort port() {
@@ -194,6 +211,16 @@ final class Session implements FabricSession {
             @Override
             public Sense takeUnitAttention() {
                 return mappedLun < 0 ? null : unitAttentions(mappedLun).take();
+            }
+
+            @Override
+            public ItNexus itNexus() {
+                return itNexus;
+            }
+
+            @Override
+            public PrContext reservationContext() {
+                return new DevicePrContext(core(), dev, Session.this, cmd);
             }
 
             @Override

@@ -82,6 +82,10 @@ public final class TargetCoreImpl implements TargetCore {
         return tpgs.stream().filter(t -> t.fabric().equals(fabric)).map(FabricTpg.class::cast).toList();
     }
 
+    List<Tpg> allTpgs() {
+        return tpgs;
+    }
+
     List<Session> sessions() {
         List<Session> all = new ArrayList<>();
         tpgs.forEach(t -> all.addAll(t.sessions()));
@@ -141,8 +145,12 @@ public final class TargetCoreImpl implements TargetCore {
                 throw new ScsiException(ua);
             }
         }
-        Cmd e = new Cmd(cdb, c.dev, c.session.nexus(c.mappedLun, c.dev, mapping != null && mapping.getValue()));
+        Cmd e = new Cmd(cdb, c.dev, c.session.nexus(c, mapping != null && mapping.getValue()));
         CommandTable.parse(e);
+        if (c.dev != null && c.dev.reservations().conflicts(c.session.itNexus(), e.access())) {
+            // LIO's target_check_reservation(): after the CDB is known good, before any data moves.
+            throw new ScsiException(ScsiStatus.RESERVATION_CONFLICT);
+        }
         if (e.direction() != DataDirection.NONE && c.expectedDirection != DataDirection.NONE
                 && e.direction() != c.expectedDirection
                 || e.direction() == DataDirection.DATA_OUT && e.length() != c.expectedLength) {

@@ -5,13 +5,17 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
+import java.util.logging.Logger;
 import org.rdma.scsi.Asc;
 import org.rdma.scsi.Lun;
 import org.rdma.scsi.TmfFunction;
 import org.rdma.scsi.TmfResponse;
 import org.rdma.target.internal.device.ScsiDevice;
+import org.rdma.target.internal.pr.ItNexus;
 
 /**
  * Task management functions (SAM-5 clause 7; LIO's target_core_tmr.c and
@@ -41,15 +45,39 @@ final class TaskManagement {
         this.core = core;
     }
 
+    private static final Logger LOG = Logger.getLogger(TaskManagement.class.getName());
+    /** How long PREEMPT AND ABORT waits for the commands it aborts to leave the backstore. */
+    private static final long PREEMPT_WAIT_SECONDS = 60;
+
     /**
-     * One function in progress (LIO's {@code se_tmr_req}): its response leaves when its own work
-     * and every command it waits for are done. The count starts at one for the work itself.
+     * Work that ends when its own part and every command it waits for are done; the count starts
+     * at one for the work itself, and is raised before a command is asked to signal it.
      */
+    private static final class Pending {
+        private final AtomicInteger count = new AtomicInteger(1);
+        private final Runnable whenDone;
+
+        Pending(Runnable whenDone) {
+            this.whenDone = whenDone;
+        }
+
+        void expect() {
+            count.incrementAndGet();
+        }
+
+        void done() {
+            if (count.decrementAndGet() == 0) {
+                whenDone.run();
+            }
+        }
+    }
+
+    /** One function in progress (LIO's {@code se_tmr_req}): its response leaves when it is done. */
     private static final class Tmr {
         final Session session;
         final TmfFunction function;
         final long tag;
-        final AtomicInteger pending = new AtomicInteger(1);
+        final Pending pending = new Pending(this::respond);
         volatile TmfResponse response;
 
         Tmr(Session session, TmfFunction function, long tag) {
@@ -58,15 +86,9 @@ final class TaskManagement {
             this.tag = tag;
         }
 
-        void expect() {
-            pending.incrementAndGet();
-        }
-
-        void done() {
-            if (pending.decrementAndGet() == 0) {
-                session.tmrDone(tag);
-                session.ops.queueTmResponse(tag, function, response);
-            }
+        private void respond() {
+            session.tmrDone(tag);
+            session.ops.queueTmResponse(tag, function, response);
         }
     }
 
@@ -78,7 +100,7 @@ final class TaskManagement {
         }
         Tmr t = new Tmr(s, function, tag);
         t.response = run(t, lunField, referencedTag);
-        t.done();
+        t.pending.done();
     }
 
     private TmfResponse run(Tmr t, long lunField, long referencedTag) {
@@ -107,10 +129,11 @@ final class TaskManagement {
         }
         ScsiDevice dev = mapping.getKey();
         return switch (t.function) {
-            case ABORT_TASK -> abort(t, List.of(t.session), c -> c.tag() == referencedTag && c.mappedLun == lun, false)
-                    .isEmpty() ? TmfResponse.TASK_DOES_NOT_EXIST : TmfResponse.FUNCTION_COMPLETE;
+            case ABORT_TASK -> abort(t.pending, t.session, List.of(t.session),
+                    c -> c.tag() == referencedTag && c.mappedLun == lun, false).isEmpty()
+                            ? TmfResponse.TASK_DOES_NOT_EXIST : TmfResponse.FUNCTION_COMPLETE;
             case ABORT_TASK_SET -> {
-                abort(t, List.of(t.session), c -> c.dev == dev, false);
+                abort(t.pending, t.session, List.of(t.session), c -> c.dev == dev, false);
                 yield TmfResponse.FUNCTION_COMPLETE;
             }
             case CLEAR_TASK_SET -> {
@@ -134,22 +157,25 @@ final class TaskManagement {
     }
 
     /**
-     * Aborts the matching commands of the given sessions for a function.
+     * Aborts the matching commands of the given sessions.
      *
+     * @param p signalled by each command that finishes after this returns
+     * @param requester the nexus asking: its commands end without status
      * @param tas the device's TAS bit: commands of other nexuses end with TASK ABORTED status
      * @return the sessions that lost at least one command
      */
-    private Set<Session> abort(Tmr t, Collection<Session> sessions, Predicate<SeCmd> which, boolean tas) {
+    private Set<Session> abort(Pending p, Session requester, Collection<Session> sessions, Predicate<SeCmd> which,
+            boolean tas) {
         Set<Session> hit = new LinkedHashSet<>();
         for (Session s : sessions) {
             for (SeCmd c : s.commands()) {
                 if (!which.test(c)) {
                     continue;
                 }
-                t.expect();
-                SeCmd.Abort a = core.abort(c, tas && s != t.session, t::done);
+                p.expect();
+                SeCmd.Abort a = core.abort(c, tas && s != requester, p::done);
                 if (a == SeCmd.Abort.NOW || a == SeCmd.Abort.NOT_AFFECTED) {
-                    t.done();
+                    p.done();
                 }
                 if (a == SeCmd.Abort.NOW || a == SeCmd.Abort.AFTER_EXECUTION) {
                     hit.add(s);
@@ -162,7 +188,7 @@ final class TaskManagement {
     /** CLEAR TASK SET (SAM-5 7.5). */
     private void clearTaskSet(Tmr t, ScsiDevice dev) {
         boolean tas = dev.taskAbortedStatus();
-        for (Session s : abort(t, core.sessions(), c -> c.dev == dev, tas)) {
+        for (Session s : abort(t.pending, t.session, core.sessions(), c -> c.dev == dev, tas)) {
             if (!tas && s != t.session) {
                 s.allocateUnitAttention(dev, Asc.COMMANDS_CLEARED_BY_ANOTHER_INITIATOR);
             }
@@ -176,7 +202,7 @@ final class TaskManagement {
      */
     private void logicalUnitReset(Tmr t, ScsiDevice dev) {
         List<Session> sessions = core.sessions();
-        abort(t, sessions, c -> c.dev == dev, dev.taskAbortedStatus());
+        abort(t.pending, t.session, sessions, c -> c.dev == dev, dev.taskAbortedStatus());
         dev.logicalUnitReset();
         for (Session s : sessions) {
             s.allocateUnitAttention(dev, Asc.BUS_DEVICE_RESET_FUNCTION_OCCURRED);
@@ -194,10 +220,34 @@ final class TaskManagement {
 
     /**
      * I_T NEXUS RESET (SAM-5 7.6 and 6.3.4, I_T nexus loss): the nexus's commands end without
-     * status and it gets I_T NEXUS LOSS OCCURRED on each of its logical units.
+     * status, it loses its SPC-2 reservations, and it gets I_T NEXUS LOSS OCCURRED on each of its
+     * logical units.
      */
     private void itNexusReset(Tmr t) {
-        abort(t, List.of(t.session), c -> true, false);
+        abort(t.pending, t.session, List.of(t.session), c -> true, false);
+        t.session.nexusLoss();
         t.session.allocateUnitAttentionOnAll(Asc.I_T_NEXUS_LOSS_OCCURRED);
+    }
+
+    /**
+     * The aborts of PREEMPT AND ABORT (SPC-4 5.12.11.2.5; LIO's {@code core_tmr_lun_reset()} with
+     * its preempt list): the device's commands of the preempted nexuses but the PERSISTENT RESERVE
+     * OUT itself, as a logical unit reset aborts them; returns once they are delivered, so the
+     * command's status follows them.
+     */
+    void preemptAndAbort(ScsiDevice dev, Session requester, Predicate<ItNexus> preempted, SeCmd prout) {
+        CountDownLatch delivered = new CountDownLatch(1);
+        Pending p = new Pending(delivered::countDown);
+        abort(p, requester, core.sessions(), c -> c.dev == dev && c != prout && preempted.test(c.session.itNexus()),
+                dev.taskAbortedStatus());
+        p.done();
+        try {
+            if (!delivered.await(PREEMPT_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                LOG.warning("PREEMPT AND ABORT on " + dev.name() + ": commands still at the backstore after "
+                        + PREEMPT_WAIT_SECONDS + " s; its status goes first");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

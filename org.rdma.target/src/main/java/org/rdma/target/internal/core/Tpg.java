@@ -132,6 +132,15 @@ public final class Tpg implements FabricTpg {
         return acls.get(initiatorName);
     }
 
+    /** Whether an initiator sees the device here: through its ACL's mapped LUNs, or every LUN in demo mode. */
+    boolean exports(String initiatorName, ScsiDevice dev) {
+        NodeAcl acl = acls.get(initiatorName);
+        if (acl != null) {
+            return acl.luns().values().stream().anyMatch(ml -> luns.get(ml.tpgLun()) == dev);
+        }
+        return generateNodeAcls && luns.containsValue(dev);
+    }
+
     /** The LUN maps changed for one initiator (or all, when null): tell their sessions. */
     void lunsChanged(String initiatorName) {
         for (Session s : sessions) {

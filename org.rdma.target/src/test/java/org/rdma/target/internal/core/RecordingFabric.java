@@ -35,6 +35,11 @@ final class RecordingFabric implements FabricOps {
             return queue.poll();
         }
 
+        /** The task queued last: lets a test run a later command before earlier ones. */
+        synchronized Runnable pollLast() {
+            return queue.pollLast();
+        }
+
         synchronized int pending() {
             return queue.size();
         }
