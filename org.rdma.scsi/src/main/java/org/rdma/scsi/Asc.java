@@ -39,6 +39,8 @@ public record Asc(int asc, int ascq, String description) {
     public static final Asc INVALID_FIELD_IN_PARAMETER_LIST = new Asc(0x26, 0x00, "INVALID FIELD IN PARAMETER LIST");
     public static final Asc PARAMETER_NOT_SUPPORTED = new Asc(0x26, 0x01, "PARAMETER NOT SUPPORTED");
     public static final Asc PARAMETER_VALUE_INVALID = new Asc(0x26, 0x02, "PARAMETER VALUE INVALID");
+    public static final Asc INVALID_RELEASE_OF_PERSISTENT_RESERVATION =
+            new Asc(0x26, 0x04, "INVALID RELEASE OF PERSISTENT RESERVATION");
     public static final Asc WRITE_PROTECTED = new Asc(0x27, 0x00, "WRITE PROTECTED");
     public static final Asc NOT_READY_TO_READY_CHANGE_MEDIUM_MAY_HAVE_CHANGED =
             new Asc(0x28, 0x00, "NOT READY TO READY CHANGE, MEDIUM MAY HAVE CHANGED");

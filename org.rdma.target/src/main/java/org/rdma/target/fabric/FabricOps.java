@@ -40,13 +40,20 @@ public interface FabricOps {
      */
     void queueStatus(FabricCommand cmd);
 
-    /** The response of a task management function. LIO's {@code queue_tm_rsp}. */
+    /**
+     * The response of a task management function (LIO's {@code queue_tm_rsp}). It comes after the
+     * outcome ({@link #queueStatus} with TASK ABORTED, {@link #abortedTask}, or the normal status
+     * of a command that ended first) of every command the function affected.
+     */
     void queueTmResponse(long tag, TmfFunction function, TmfResponse response);
 
     /**
-     * A command was aborted by task management and no status is to be sent for it; the fabric
-     * releases what it holds for it. LIO's {@code aborted_task}.
+     * A command was aborted by task management and no status is to be sent for it (SAM-5 5.6:
+     * the nexus that aborted it, or TAS clear); the fabric drops what it holds for it and calls
+     * {@link FabricCommand#release}, as after a status, which is all this default does. LIO's
+     * {@code aborted_task}.
      */
     default void abortedTask(FabricCommand cmd) {
+        cmd.release();
     }
 }

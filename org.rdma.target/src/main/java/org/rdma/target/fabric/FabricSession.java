@@ -32,17 +32,23 @@ public interface FabricSession {
 
     /**
      * Submits a task management function (LIO's {@code target_submit_tmr()}); the response comes
-     * through {@link FabricOps#queueTmResponse}.
+     * through {@link FabricOps#queueTmResponse}, possibly before this returns, else once the
+     * commands it aborts have finished at the backstore. Responses: FUNCTION COMPLETE; FUNCTION
+     * SUCCEEDED for a QUERY that found what it asked about; TASK DOES NOT EXIST for an ABORT TASK
+     * naming no task of the I_T_L nexus; INCORRECT LOGICAL UNIT NUMBER for a LUN the nexus does
+     * not see; FUNCTION NOT SUPPORTED for CLEAR ACA; FUNCTION REJECTED for a tag that a function
+     * in progress already uses.
      *
      * @param tag the TMF request's own tag
      * @param referencedTag the tag of the task ABORT TASK and QUERY TASK name, else ignored
+     * @throws TargetException {@code ENOTCONN} after {@link #close}
      */
     void submitTmr(TmfFunction function, long lun, long tag, long referencedTag);
 
     /**
-     * Closes the nexus (LIO's {@code transport_deregister_session()}): its queued commands are
-     * aborted without status; other nexuses of its LUNs get I_T NEXUS LOSS OCCURRED only from a
-     * later reservation step.
+     * Closes the nexus (LIO's {@code transport_deregister_session()}), an I_T nexus loss (SAM-5
+     * 6.3.4): its commands that have not started are dropped, one that executes finishes at the
+     * backstore and is dropped; no callback reaches the fabric after this returns but for those.
      */
     void close();
 }

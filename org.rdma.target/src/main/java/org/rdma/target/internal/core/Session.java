@@ -1,6 +1,8 @@
 package org.rdma.target.internal.core;
 
-import java.util.HashMap;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
@@ -11,7 +13,6 @@ import org.rdma.scsi.Sense;
 import org.rdma.scsi.SenseKey;
 import org.rdma.scsi.TaskAttribute;
 import org.rdma.scsi.TmfFunction;
-import org.rdma.scsi.TmfResponse;
 import org.rdma.target.fabric.DataDirection;
 import org.rdma.target.fabric.FabricCommand;
 import org.rdma.target.fabric.FabricOps;
@@ -21,6 +22,8 @@ import org.rdma.target.fabric.TargetException;
 import org.rdma.target.internal.device.ScsiDevice;
 import org.rdma.target.internal.emul.Nexus;
 import org.rdma.target.internal.emul.TargetPort;
+import org.rdma.target.internal.pr.ItNexus;
+import org.rdma.target.internal.pr.PrContext;
 
 /**
  * An I_T nexus (LIO's {@code se_session} with its {@code se_node_acl}'s device list): the LUNs the
@@ -34,8 +37,12 @@ final class Session implements FabricSession {
     private final NodeAcl acl;
     final FabricOps ops;
     private final Map<Integer, UnitAttentions> unitAttentions = new ConcurrentHashMap<>();
-    private final Map<Long, SeCmd> commands = new HashMap<>();
+    /** By tag, in submission order (task management walks them in that order). */
+    private final Map<Long, SeCmd> commands = new LinkedHashMap<>();
+    /** Tags of the task management functions in progress. */
+    private final java.util.Set<Long> tmrTags = new java.util.HashSet<>();
     private volatile boolean closed;
+    private final ItNexus itNexus;
 
     Session(Tpg tpg, String initiatorName, String initiatorPortName, NodeAcl acl, FabricOps ops) {
         this.tpg = tpg;
@@ -43,6 +50,7 @@ final class Session implements FabricSession {
         this.initiatorPortName = initiatorPortName;
         this.acl = acl;
         this.ops = ops;
+        this.itNexus = ItNexus.of(initiatorName, initiatorPortName, tpg.port().portName());
         allocateUnitAttentionOnAll(Asc.POWER_ON_RESET_OR_BUS_DEVICE_RESET_OCCURRED);
     }
 
@@ -67,6 +75,16 @@ final class Session implements FabricSession {
 
     boolean closed() {
         return closed;
+    }
+
+    /** The I_T nexus as reservations name it. */
+    ItNexus itNexus() {
+        return itNexus;
+    }
+
+    /** I_T nexus loss (SAM-5 6.3.4): the nexus's SPC-2 reservations end; registrations stay. */
+    void nexusLoss() {
+        luns().values().forEach(e -> e.getKey().reservations().nexusLoss(itNexus));
     }
 
     /** The LUNs this nexus sees: mapped LUN number to (device, write protected). */
@@ -130,25 +148,50 @@ final class Session implements FabricSession {
         }
     }
 
+    /** The commands not yet released, in no particular order. */
+    List<SeCmd> commands() {
+        synchronized (commands) {
+            return new ArrayList<>(commands.values());
+        }
+    }
+
     @Override
     public void submitTmr(TmfFunction function, long lun, long tag, long referencedTag) {
-        // Task management is the next step (ABORT TASK ... TARGET RESET); until then it is refused.
-        ops.queueTmResponse(tag, function, TmfResponse.FUNCTION_NOT_SUPPORTED);
+        if (closed) {
+            throw new TargetException("ENOTCONN", this + " is closed");
+        }
+        core().taskManagement().submit(this, function, lun, tag, referencedTag);
+    }
+
+    /** A function with this tag starts; false when one with the same tag is in progress. */
+    boolean tmrStarted(long tag) {
+        synchronized (tmrTags) {
+            return tmrTags.add(tag);
+        }
+    }
+
+    void tmrDone(long tag) {
+        synchronized (tmrTags) {
+            tmrTags.remove(tag);
+        }
     }
 
     @Override
     public void close() {
         closed = true;
         tpg.removeSession(this);
-        java.util.List<SeCmd> all;
-        synchronized (commands) {
-            all = new java.util.ArrayList<>(commands.values());
+        // Commands not started end here; an executing one is dropped when it ends.
+        for (SeCmd c : commands()) {
+            core().abort(c, false, () -> {
+            });
         }
-        core().abortWaiting(all);
+        nexusLoss();
     }
 
-    /** The nexus the emulation sees for a command on mapped LUN {@code mappedLun} ({@code -1}: none). */
-    Nexus nexus(int mappedLun, ScsiDevice dev, boolean writeProtect) {
+    /** The nexus the emulation sees for a command (its mapped LUN -1 and device null for a LUN not mapped). */
+    Nexus nexus(SeCmd cmd, boolean writeProtect) {
+        int mappedLun = cmd.mappedLun;
+        ScsiDevice dev = cmd.dev;
         return new Nexus() {
             @Override
             public TargetPort port() {
@@ -168,6 +211,16 @@ final class Session implements FabricSession {
             @Override
             public Sense takeUnitAttention() {
                 return mappedLun < 0 ? null : unitAttentions(mappedLun).take();
+            }
+
+            @Override
+            public ItNexus itNexus() {
+                return itNexus;
+            }
+
+            @Override
+            public PrContext reservationContext() {
+                return new DevicePrContext(core(), dev, Session.this, cmd);
             }
 
             @Override

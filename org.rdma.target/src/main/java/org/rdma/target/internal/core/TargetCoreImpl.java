@@ -38,9 +38,19 @@ public final class TargetCoreImpl implements TargetCore {
     private final List<Tpg> tpgs = new CopyOnWriteArrayList<>();
     private final Map<ScsiDevice, TaskSet<SeCmd>> taskSets = new ConcurrentHashMap<>();
     private final AtomicInteger nextRelativePort = new AtomicInteger(1);
+    private final TaskManagement taskManagement = new TaskManagement(this);
 
     public TargetCoreImpl(Executor executor) {
         this.executor = executor;
+    }
+
+    TaskManagement taskManagement() {
+        return taskManagement;
+    }
+
+    /** The TPGs of one target (its target ports). */
+    List<Tpg> targetTpgs(String fabric, String targetName) {
+        return tpgs.stream().filter(t -> t.fabric().equals(fabric) && t.targetName().equals(targetName)).toList();
     }
 
     /**
@@ -82,6 +92,10 @@ public final class TargetCoreImpl implements TargetCore {
     @Override
     public List<FabricTpg> tpgs(String fabric) {
         return tpgs.stream().filter(t -> t.fabric().equals(fabric)).map(FabricTpg.class::cast).toList();
+    }
+
+    List<Tpg> allTpgs() {
+        return tpgs;
     }
 
     List<Session> sessions() {
@@ -143,8 +157,12 @@ public final class TargetCoreImpl implements TargetCore {
                 throw new ScsiException(ua);
             }
         }
-        Cmd e = new Cmd(cdb, c.dev, c.session.nexus(c.mappedLun, c.dev, mapping != null && mapping.getValue()));
+        Cmd e = new Cmd(cdb, c.dev, c.session.nexus(c, mapping != null && mapping.getValue()));
         CommandTable.parse(e);
+        if (c.dev != null && c.dev.reservations().conflicts(c.session.itNexus(), e.access())) {
+            // LIO's target_check_reservation(): after the CDB is known good, before any data moves.
+            throw new ScsiException(ScsiStatus.RESERVATION_CONFLICT);
+        }
         if (e.direction() != DataDirection.NONE && c.expectedDirection != DataDirection.NONE
                 && e.direction() != c.expectedDirection
                 || e.direction() == DataDirection.DATA_OUT && e.length() != c.expectedLength) {
@@ -170,6 +188,11 @@ public final class TargetCoreImpl implements TargetCore {
     }
 
     private void execute(SeCmd c) {
+        if (!c.transition(SeCmd.State.QUEUED, SeCmd.State.EXECUTING)) {
+            // Aborted after it was handed to the executor: it never touches the backstore.
+            leaveTaskSet(c);
+            return;
+        }
         ScsiException failure = null;
         try {
             c.emul.exec().execute(c.emul);
@@ -179,15 +202,27 @@ public final class TargetCoreImpl implements TargetCore {
             LOG.log(Level.WARNING, "command " + c + " failed", e);
             failure = new ScsiException(SenseKey.HARDWARE_ERROR, Asc.INTERNAL_TARGET_FAILURE);
         }
-        if (c.dev != null) {
-            for (SeCmd next : taskSet(c.dev).complete(c)) {
-                executor.execute(() -> execute(next));
-            }
-        }
+        leaveTaskSet(c);
         complete(c, failure);
     }
 
-    /** Hands the outcome to the fabric (LIO's {@code target_complete_ok_work()}): data-in or status. */
+    /** A started or aborted task leaves its task set; the tasks it held back run. */
+    private void leaveTaskSet(SeCmd c) {
+        if (c.dev != null) {
+            dispatch(taskSet(c.dev).complete(c));
+        }
+    }
+
+    private void dispatch(List<SeCmd> ready) {
+        for (SeCmd next : ready) {
+            executor.execute(() -> execute(next));
+        }
+    }
+
+    /**
+     * Hands the outcome to the fabric (LIO's {@code target_complete_ok_work()}): data-in or
+     * status; or, when an abort arrived while the command executed, the abort.
+     */
     private void complete(SeCmd c, ScsiException failure) {
         if (failure == null) {
             c.result(ScsiStatus.GOOD, null);
@@ -195,19 +230,22 @@ public final class TargetCoreImpl implements TargetCore {
             Sense s = failure.sense();
             c.result(failure.status(), s == null ? null : s.encode(c.dev != null && c.dev.descriptorSense()));
         }
-        SeCmd.State from = c.state.get();
-        if (from == SeCmd.State.ABORTED || from == SeCmd.State.RELEASED || !c.transition(from, SeCmd.State.COMPLETE)) {
+        SeCmd.State end = c.end();
+        if (end == null) {
+            return;
+        }
+        if (end == SeCmd.State.ABORTED) {
+            deliverAbort(c);
             return;
         }
         if (c.session.closed()) {
             c.release();
-            return;
-        }
-        if (failure == null && c.direction() == DataDirection.DATA_IN && c.dataLength() > 0) {
+        } else if (failure == null && c.direction() == DataDirection.DATA_IN && c.dataLength() > 0) {
             c.session.ops.queueDataIn(c);
         } else {
             c.session.ops.queueStatus(c);
         }
+        c.delivered();
     }
 
     /** A command that never entered the session's table (an overlapped tag): status only. */
@@ -215,21 +253,40 @@ public final class TargetCoreImpl implements TargetCore {
         complete(c, new ScsiException(sense));
     }
 
-    /** Aborts, without status, the given commands that have not started (session close). */
-    void abortWaiting(List<SeCmd> cmds) {
-        for (SeCmd c : cmds) {
-            if (c.transition(SeCmd.State.WRITE_PENDING, SeCmd.State.ABORTED)) {
-                continue;
-            }
-            if (c.dev != null && c.state.get() == SeCmd.State.QUEUED) {
+    /**
+     * Aborts a command (LIO's {@code __target_check_io_state()} and the abort of
+     * {@code core_tmr_drain_state_list()}): one that has not started leaves its task set and its
+     * abort is delivered at once; one that executes is aborted when it ends.
+     *
+     * @param taskAborted TASK ABORTED status instead of no status
+     * @param waiter run after the command's outcome was delivered, when this returns
+     *        {@link SeCmd.Abort#AFTER_EXECUTION} or {@link SeCmd.Abort#NOT_AFFECTED_WAIT}
+     */
+    SeCmd.Abort abort(SeCmd c, boolean taskAborted, Runnable waiter) {
+        SeCmd.Abort a = c.abort(taskAborted, waiter);
+        if (a == SeCmd.Abort.NOW) {
+            if (c.dev != null) {
                 List<SeCmd> removed = new ArrayList<>();
-                for (SeCmd next : taskSet(c.dev).removeWaiting(x -> x == c, removed)) {
-                    executor.execute(() -> execute(next));
-                }
-                if (!removed.isEmpty()) {
-                    c.transition(SeCmd.State.QUEUED, SeCmd.State.ABORTED);
-                }
+                dispatch(taskSet(c.dev).removeWaiting(x -> x == c, removed));
             }
+            deliverAbort(c);
         }
+        return a;
+    }
+
+    /**
+     * The fabric learns of an abort (LIO's {@code transport_send_task_abort()} or
+     * {@code aborted_task}): TASK ABORTED status, or no status; nothing to a closed session.
+     */
+    private void deliverAbort(SeCmd c) {
+        if (c.session.closed()) {
+            c.release();
+        } else if (c.taskAbortedStatus()) {
+            c.result(ScsiStatus.TASK_ABORTED, null);
+            c.session.ops.queueStatus(c);
+        } else {
+            c.session.ops.abortedTask(c);
+        }
+        c.delivered();
     }
 }

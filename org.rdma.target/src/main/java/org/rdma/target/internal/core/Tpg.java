@@ -31,7 +31,8 @@ public final class Tpg implements FabricTpg {
     private final TargetPort port;
     private final NavigableMap<Integer, ScsiDevice> luns = new ConcurrentSkipListMap<>();
     private final Map<String, NodeAcl> acls = new ConcurrentHashMap<>();
-    private final Set<Session> sessions = ConcurrentHashMap.newKeySet();
+    /** Open sessions in the order they opened (task management walks them in that order). */
+    private final Set<Session> sessions = new java.util.concurrent.CopyOnWriteArraySet<>();
     private volatile boolean enabled = true;
     private volatile boolean generateNodeAcls;
     private volatile boolean demoModeWriteProtect = true;
@@ -137,6 +138,15 @@ public final class Tpg implements FabricTpg {
 
     NodeAcl acl(String initiatorName) {
         return acls.get(initiatorName);
+    }
+
+    /** Whether an initiator sees the device here: through its ACL's mapped LUNs, or every LUN in demo mode. */
+    boolean exports(String initiatorName, ScsiDevice dev) {
+        NodeAcl acl = acls.get(initiatorName);
+        if (acl != null) {
+            return acl.luns().values().stream().anyMatch(ml -> luns.get(ml.tpgLun()) == dev);
+        }
+        return generateNodeAcls && luns.containsValue(dev);
     }
 
     /** The LUN maps changed for one initiator (or all, when null): tell their sessions. */

@@ -34,6 +34,11 @@ final class UnitAttentions {
         return a == null ? null : Sense.of(SenseKey.UNIT_ATTENTION, a);
     }
 
+    /** Whether a condition is pending (QUERY ASYNCHRONOUS EVENT), without reporting it. */
+    synchronized boolean pending() {
+        return !pending.isEmpty();
+    }
+
     synchronized void clear() {
         pending.clear();
     }

@@ -1,6 +1,7 @@
 package org.rdma.target.internal.device;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -8,6 +9,8 @@ import org.rdma.scsi.Asc;
 import org.rdma.scsi.ScsiException;
 import org.rdma.scsi.SenseKey;
 import org.rdma.target.internal.backstore.Backstore;
+import org.rdma.target.internal.pr.PrStore;
+import org.rdma.target.internal.pr.Reservations;
 
 /**
  * A SCSI logical unit's device (LIO's {@code struct se_device}): a backstore, its attributes
@@ -23,14 +26,41 @@ public final class ScsiDevice {
     private final DeviceAttributes attrs;
     private final DeviceIdentity identity;
     private final ReadWriteLock atomic = new ReentrantReadWriteLock();
+    private final Reservations reservations;
 
     private volatile boolean writeCacheEnabled;
     private volatile boolean descriptorSense;
     private volatile boolean dexcpt;
     private volatile boolean stopped;
     private volatile boolean removalPrevented;
+    private volatile boolean taskAbortedStatus = true;
 
+    /** A device whose persistent reservations do not survive a restart (PTPL_C zero: APTPL is refused). */
     public ScsiDevice(String name, Backstore store, DeviceAttributes attrs, DeviceIdentity identity) {
+        this(name, store, attrs, identity, newReservations(PrStore.NONE));
+    }
+
+    /**
+     * A device whose persistent reservations persist in {@code prStore} while APTPL is active, and
+     * are restored from it now.
+     *
+     * @throws IOException when the store cannot be read; {@code IllegalArgumentException}
+     *         {@code EINVAL} when it holds no valid state
+     */
+    public ScsiDevice(String name, Backstore store, DeviceAttributes attrs, DeviceIdentity identity, PrStore prStore)
+            throws IOException {
+        this(name, store, attrs, identity, new Reservations(prStore));
+    }
+
+    private static Reservations newReservations(PrStore s) {
+        try {
+            return new Reservations(s);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private ScsiDevice(String name, Backstore store, DeviceAttributes attrs, DeviceIdentity identity, Reservations r) {
         if (attrs.thinProvisioning() && !store.thin()) {
             throw new IllegalArgumentException("EINVAL: " + name + ": thin provisioning needs a thin " + store.type());
         }
@@ -40,6 +70,12 @@ public final class ScsiDevice {
         this.identity = identity;
         this.writeCacheEnabled = attrs.writeCache();
         this.dexcpt = true;
+        this.reservations = r;
+    }
+
+    /** The device's SPC-2 and persistent reservations (LIO's {@code t10_pr}). */
+    public Reservations reservations() {
+        return reservations;
     }
 
     public String name() {
@@ -118,6 +154,27 @@ public final class ScsiDevice {
 
     public void setStopped(boolean s) {
         stopped = s;
+    }
+
+    /**
+     * TAS of the control mode page: commands aborted by another I_T nexus end with TASK ABORTED
+     * status rather than none. Set by default, as LIO's {@code emulate_tas}.
+     */
+    public boolean taskAbortedStatus() {
+        return taskAbortedStatus;
+    }
+
+    public void setTaskAbortedStatus(boolean tas) {
+        taskAbortedStatus = tas;
+    }
+
+    /**
+     * The state a logical unit reset returns to its initial value (SAM-5 6.3.3; SBC-3 5.9: a
+     * medium removal prevention ends; SPC-2 5.5.1: an SPC-2 reservation is released).
+     */
+    public void logicalUnitReset() {
+        removalPrevented = false;
+        reservations.logicalUnitReset();
     }
 
     public boolean removalPrevented() {

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import org.rdma.scsi.Cdb;
 import org.rdma.target.fabric.DataDirection;
 import org.rdma.target.internal.device.ScsiDevice;
+import org.rdma.target.internal.pr.Access;
 
 /**
  * A command as the emulation sees it (the emulation's part of LIO's {@code struct se_cmd}): the
@@ -20,6 +21,7 @@ public final class Cmd {
     private DataDirection dir = DataDirection.NONE;
     private int length;
     private Exec exec;
+    private Access access = Access.WRITE;
     private ByteBuffer data;
     private int dataIn;
 
@@ -48,6 +50,15 @@ public final class Cmd {
 
     public Exec exec() {
         return exec;
+    }
+
+    /** How the command stands towards reservations (SPC-4 table 53), decided by the parse step. */
+    public Access access() {
+        return access;
+    }
+
+    void setAccess(Access a) {
+        access = a;
     }
 
     public ByteBuffer data() {

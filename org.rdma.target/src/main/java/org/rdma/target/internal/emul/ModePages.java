@@ -2,6 +2,8 @@ package org.rdma.target.internal.emul;
 
 import java.io.ByteArrayOutputStream;
 import java.util.List;
+import java.util.function.BiConsumer;
+import java.util.function.Predicate;
 import org.rdma.scsi.Asc;
 import org.rdma.scsi.Cdb;
 import org.rdma.scsi.Opcode;
@@ -32,44 +34,71 @@ final class ModePages {
         void set(ScsiDevice dev, byte[] page);
     }
 
-    private record SimplePage(int code, int length, int byteIndex, int bit,
-            java.util.function.Predicate<ScsiDevice> current, java.util.function.Predicate<ScsiDevice> dflt,
-            java.util.function.BiConsumer<ScsiDevice, Boolean> apply, int[] fixed) implements Page {
+    /**
+     * One bit of a page backed by device state.
+     *
+     * @param changeable whether MODE SELECT may change it (it is in the changeable mask)
+     */
+    private record Bit(int byteIndex, int mask, boolean changeable, Predicate<ScsiDevice> current,
+            Predicate<ScsiDevice> dflt, BiConsumer<ScsiDevice, Boolean> apply) {
+        static Bit changeable(int byteIndex, int mask, Predicate<ScsiDevice> current, Predicate<ScsiDevice> dflt,
+                BiConsumer<ScsiDevice, Boolean> apply) {
+            return new Bit(byteIndex, mask, true, current, dflt, apply);
+        }
+
+        /** A bit that reports device state MODE SELECT cannot change. */
+        static Bit fixed(int byteIndex, int mask, Predicate<ScsiDevice> value) {
+            return new Bit(byteIndex, mask, false, value, value, (d, v) -> {
+            });
+        }
+    }
+
+    /** A page of constant bytes ({@code fixed}: index, value pairs) and device-backed bits. */
+    private record SimplePage(int code, int length, List<Bit> bits, int[] fixed) implements Page {
         @Override
         public byte[] get(ScsiDevice dev, int pc) {
             byte[] p = new byte[2 + length];
             p[0] = (byte) code;
             p[1] = (byte) length;
             if (pc == CHANGEABLE) {
-                p[byteIndex] = (byte) bit;
+                bits.stream().filter(Bit::changeable).forEach(b -> p[b.byteIndex()] |= (byte) b.mask());
                 return p;
             }
             for (int i = 0; i + 1 < fixed.length; i += 2) {
                 p[fixed[i]] = (byte) fixed[i + 1];
             }
-            if (pc == CURRENT ? current.test(dev) : dflt.test(dev)) {
-                p[byteIndex] |= (byte) bit;
+            for (Bit b : bits) {
+                if (pc == CURRENT ? b.current().test(dev) : b.dflt().test(dev)) {
+                    p[b.byteIndex()] |= (byte) b.mask();
+                }
             }
             return p;
         }
 
         @Override
         public void set(ScsiDevice dev, byte[] page) {
-            apply.accept(dev, (page[byteIndex] & bit) != 0);
+            for (Bit b : bits) {
+                if (b.changeable()) {
+                    b.apply().accept(dev, (page[b.byteIndex()] & b.mask()) != 0);
+                }
+            }
         }
     }
 
     /** Ascending page codes, as "all pages" returns them. */
     private static final List<Page> PAGES = List.of(
             // Caching: WCE (byte 2 bit 2) changeable.
-            new SimplePage(0x08, 0x12, 2, 0x04, ScsiDevice::writeCacheEnabled, d -> d.attributes().writeCache(),
-                    ScsiDevice::setWriteCacheEnabled, new int[0]),
-            // Control: D_SENSE (byte 2 bit 2) changeable; QUEUE ALGORITHM MODIFIER 1 (unrestricted
-            // reordering of SIMPLE tasks), busy timeout unlimited.
-            new SimplePage(0x0A, 0x0A, 2, 0x04, ScsiDevice::descriptorSense, d -> false, ScsiDevice::setDescriptorSense,
+            new SimplePage(0x08, 0x12, List.of(Bit.changeable(2, 0x04, ScsiDevice::writeCacheEnabled,
+                    d -> d.attributes().writeCache(), ScsiDevice::setWriteCacheEnabled)), new int[0]),
+            // Control: D_SENSE (byte 2 bit 2) and TAS (byte 5 bit 6) changeable; QUEUE ALGORITHM
+            // MODIFIER 1 (unrestricted reordering of SIMPLE tasks), busy timeout unlimited.
+            new SimplePage(0x0A, 0x0A, List.of(
+                    Bit.changeable(2, 0x04, ScsiDevice::descriptorSense, d -> false, ScsiDevice::setDescriptorSense),
+                    Bit.changeable(5, 0x40, ScsiDevice::taskAbortedStatus, d -> true, ScsiDevice::setTaskAbortedStatus)),
                     new int[] {3, 0x10, 8, 0xFF, 9, 0xFF}),
             // Informational exceptions control: DEXCPT (byte 2 bit 3) changeable; nothing to report.
-            new SimplePage(0x1C, 0x0A, 2, 0x08, ScsiDevice::dexcpt, d -> true, ScsiDevice::setDexcpt, new int[0]));
+            new SimplePage(0x1C, 0x0A, List.of(Bit.changeable(2, 0x08, ScsiDevice::dexcpt, d -> true,
+                    ScsiDevice::setDexcpt)), new int[0]));
 
     private ModePages() {
     }

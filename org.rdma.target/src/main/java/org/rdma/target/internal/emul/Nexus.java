@@ -1,6 +1,8 @@
 package org.rdma.target.internal.emul;
 
 import org.rdma.scsi.Sense;
+import org.rdma.target.internal.pr.ItNexus;
+import org.rdma.target.internal.pr.PrContext;
 
 /**
  * What the emulation needs of the I_T_L nexus a command runs on: the target core implements it
@@ -22,4 +24,10 @@ public interface Nexus {
 
     /** MODE SELECT changed a parameter: MODE PARAMETERS CHANGED for every other I_T nexus (SPC-4 6.9). */
     void modeParametersChanged();
+
+    /** The I_T nexus as reservations name it. */
+    ItNexus itNexus();
+
+    /** The target core's side of the reservations of the command's device. */
+    PrContext reservationContext();
 }

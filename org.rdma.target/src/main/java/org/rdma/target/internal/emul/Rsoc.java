@@ -81,7 +81,8 @@ final class Rsoc {
 
     /**
      * REPORT SUPPORTED TASK MANAGEMENT FUNCTIONS: ABORT TASK, ABORT TASK SET, CLEAR TASK SET,
-     * LOGICAL UNIT RESET, QUERY TASK, TARGET RESET and I_T NEXUS RESET; REPD asks for the 16-byte
+     * LOGICAL UNIT RESET, QUERY TASK, TARGET RESET, QUERY ASYNCHRONOUS EVENT, QUERY TASK SET and
+     * I_T NEXUS RESET (what the core's task management answers); REPD asks for the 16-byte
      * extended form.
      */
     static void reportSupportedTaskManagementFunctions(Cmd c) {
@@ -89,7 +90,7 @@ final class Rsoc {
         c.dataIn(c.field(6, 4), x -> {
             byte[] b = new byte[repd ? 16 : 4];
             b[0] = (byte) 0xDE; // ATS ATSS CTSS LURS QTS TRS
-            b[1] = 0x01; // ITNRS
+            b[1] = 0x07; // QAES QTSS ITNRS
             if (repd) {
                 b[3] = 0x0C;
             }

@@ -271,6 +271,10 @@ final class Sbc {
         }
         boolean loej = (c.cdb[4] & 2) != 0;
         boolean start = (c.cdb[4] & 1) != 0;
+        if (start) {
+            // SBC-3's table of commands under reservations: starting the unit is always allowed.
+            c.setAccess(org.rdma.target.internal.pr.Access.ALLOWED);
+        }
         c.noData(x -> {
             if (loej && !start && x.dev.removalPrevented()) {
                 throw new ScsiException(SenseKey.ILLEGAL_REQUEST, Asc.MEDIUM_REMOVAL_PREVENTED);

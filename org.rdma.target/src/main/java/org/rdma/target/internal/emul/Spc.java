@@ -5,6 +5,7 @@ import org.rdma.scsi.Cdb;
 import org.rdma.scsi.ScsiException;
 import org.rdma.scsi.Sense;
 import org.rdma.scsi.SenseKey;
+import org.rdma.target.internal.pr.Access;
 
 /** SPC-4 commands that need neither the medium nor a page of their own (LIO's target_core_spc.c). */
 final class Spc {
@@ -72,6 +73,23 @@ final class Spc {
         if (prevent > 1) {
             throw new ScsiException(Sense.invalidFieldInCdb(4, 1));
         }
+        if (prevent == 0) {
+            c.setAccess(Access.ALLOWED);
+        }
         c.noData(x -> x.dev.setRemovalPrevented(prevent == 1));
+    }
+
+    /**
+     * RESERVE(6) and RESERVE(10) (SPC-2 7.21 and 7.22; LIO's
+     * {@code target_scsi2_reservation_reserve()}): the third-party and extent forms are obsolete
+     * and their bits refused by the table; another nexus's reservation is a RESERVATION CONFLICT.
+     */
+    static void reserve(Cmd c) {
+        c.noData(x -> x.dev.reservations().reserve(x.nexus.itNexus()));
+    }
+
+    /** RELEASE(6) and RELEASE(10) (SPC-2 7.19 and 7.20): GOOD whoever asks; only the holder releases. */
+    static void release(Cmd c) {
+        c.noData(x -> x.dev.reservations().release(x.nexus.itNexus()));
     }
 }

@@ -32,58 +32,7 @@ import org.rdma.target.internal.device.DeviceIdentity;
 import org.rdma.target.internal.device.ScsiDevice;
 
 /** The command path behind the fabric SPI, driven by a recording fabric and a hand-drained executor. */
-class CommandPathTest {
-    static final String IQN = "iqn.2003-01.org.example:t1";
-    static final String INI = "iqn.1994-05.com.example:host1";
-    static final String INI2 = "iqn.1994-05.com.example:host2";
-
-    final List<String> events = Collections.synchronizedList(new ArrayList<>());
-    final RecordingFabric.Manual exec = new RecordingFabric.Manual();
-    final TargetCoreImpl core = new TargetCoreImpl(exec);
-    final Tpg tpg = core.addTpg("iscsi", IQN, 1, 5);
-    final ScsiDevice ram = device(new RamdiskBackstore(1 << 20, 512), DeviceAttributes.DEFAULTS);
-
-    static ScsiDevice device(org.rdma.target.internal.backstore.Backstore b, DeviceAttributes a) {
-        return new ScsiDevice("d", b, a, DeviceIdentity.of(DeviceIdentity.defaultSerial(b.type(), "d"), DeviceIdentity.DEFAULT_COMPANY_ID));
-    }
-
-    CommandPathTest() {
-        tpg.addLun(0, ram);
-        tpg.setGenerateNodeAcls(true);
-        tpg.setDemoModeWriteProtect(false);
-    }
-
-    private RecordingFabric fabric;
-    private long nextTag = 1;
-
-    private FabricSession login(String initiator) {
-        fabric = new RecordingFabric(events);
-        return tpg.openSession(initiator, initiator + ",i,0x023d00000001", fabric);
-    }
-
-    /** Submits, drains the executor, and returns the outcome. */
-    private RecordingFabric.Outcome run(FabricSession s, int lun, byte[] cdb, int edtl, byte[] data) {
-        long tag = nextTag++;
-        RecordingFabric f = (RecordingFabric) ((Session) s).ops;
-        if (data != null) {
-            f.writeData.put(tag, data);
-        }
-        s.submit(Lun.encode(lun), cdb, tag, TaskAttribute.SIMPLE, edtl, data != null ? DataDirection.DATA_OUT
-                : edtl > 0 ? DataDirection.DATA_IN : DataDirection.NONE);
-        exec.drain();
-        return f.outcomes.get(tag);
-    }
-
-    private static void assertSense(RecordingFabric.Outcome o, SenseKey key, Asc asc) {
-        assertEquals(ScsiStatus.CHECK_CONDITION, o.cmd().status());
-        assertEquals(key, o.sense().key(), o.sense().toString());
-        assertEquals(asc, o.sense().asc(), o.sense().toString());
-    }
-
-    private static void assertGood(RecordingFabric.Outcome o) {
-        assertEquals(ScsiStatus.GOOD, o.cmd().status(), () -> String.valueOf(o.sense()));
-    }
-
+class CommandPathTest extends CoreFixture {
     @Test
     void powerOnUnitAttentionComesOncePerNexusAndInquiryDoesNotTakeIt() {
         FabricSession a = login(INI);
@@ -259,13 +208,6 @@ class CommandPathTest {
         FabricSession t = login(INI2);
         run(t, 0, Cdb.testUnitReady(), 0, null);
         assertGood(run(t, 0, Cdb.testUnitReady(), 0, null));
-    }
-
-    @Test
-    void taskManagementIsRefusedUntilImplemented() {
-        FabricSession s = login(INI);
-        s.submitTmr(TmfFunction.ABORT_TASK, Lun.encode(0), 70, 1);
-        assertEquals(List.of("70 ABORT_TASK FUNCTION_NOT_SUPPORTED"), fabric.tmResponses);
     }
 
     @Test

@@ -35,6 +35,11 @@ final class RecordingFabric implements FabricOps {
             return queue.poll();
         }
 
+        /** The task queued last: lets a test run a later command before earlier ones. */
+        synchronized Runnable pollLast() {
+            return queue.pollLast();
+        }
+
         synchronized int pending() {
             return queue.size();
         }
@@ -55,6 +60,8 @@ final class RecordingFabric implements FabricOps {
     final Map<Long, byte[]> writeData = new HashMap<>();
     final Map<Long, Outcome> outcomes = Collections.synchronizedMap(new HashMap<>());
     final List<String> tmResponses = new ArrayList<>();
+    /** The commands that asked for data-out, by tag. */
+    final Map<Long, FabricCommand> writePending = new HashMap<>();
     boolean holdWriteData;
 
     RecordingFabric(List<String> events) {
@@ -64,6 +71,7 @@ final class RecordingFabric implements FabricOps {
     @Override
     public void writePending(FabricCommand cmd) {
         events.add("write_pending " + cmd.tag());
+        writePending.put(cmd.tag(), cmd);
         if (!holdWriteData) {
             supply(cmd);
         }
@@ -94,6 +102,14 @@ final class RecordingFabric implements FabricOps {
 
     @Override
     public void queueTmResponse(long tag, TmfFunction function, TmfResponse response) {
-        tmResponses.add(tag + " " + function + " " + response);
+        String r = tag + " " + function + " " + response;
+        tmResponses.add(r);
+        events.add("tmr " + r);
+    }
+
+    @Override
+    public void abortedTask(FabricCommand cmd) {
+        events.add("aborted " + cmd.tag());
+        cmd.release();
     }
 }

@@ -21,6 +21,8 @@ import org.rdma.target.internal.backstore.RamdiskBackstore;
 import org.rdma.target.internal.device.DeviceAttributes;
 import org.rdma.target.internal.device.DeviceIdentity;
 import org.rdma.target.internal.device.ScsiDevice;
+import org.rdma.target.internal.pr.ItNexus;
+import org.rdma.target.internal.pr.PrContext;
 
 /**
  * Runs commands through the emulation as the core does (parse, buffer, execute) on one device
@@ -122,5 +124,44 @@ final class Harness implements Nexus {
     @Override
     public void modeParametersChanged() {
         events.add("mode parameters changed");
+    }
+
+    /** The harness is one I_T nexus on {@link #PORT}. */
+    static final ItNexus NEXUS = new ItNexus("iqn.1994-05.com.example:h", "023d00000001", PORT.portName());
+
+    @Override
+    public ItNexus itNexus() {
+        return NEXUS;
+    }
+
+    /** A device seen through {@link #PORT} by every initiator; unit attentions are logged. */
+    @Override
+    public PrContext reservationContext() {
+        return new PrContext() {
+            @Override
+            public void unitAttention(java.util.function.Predicate<ItNexus> who, Asc asc) {
+                events.add("unit attention " + asc + (who.test(NEXUS) ? " here" : ""));
+            }
+
+            @Override
+            public void abortTasks(java.util.function.Predicate<ItNexus> who) {
+                events.add("abort tasks");
+            }
+
+            @Override
+            public int relativePortId(String name) {
+                return name.equals(PORT.portName()) ? PORT.relativePortId() : 0;
+            }
+
+            @Override
+            public String targetPortName(int rel) {
+                return rel == PORT.relativePortId() ? PORT.portName() : null;
+            }
+
+            @Override
+            public boolean canAccess(String initiator, String port) {
+                return port.equals(PORT.portName());
+            }
+        };
     }
 }

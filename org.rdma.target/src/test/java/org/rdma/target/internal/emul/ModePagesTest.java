@@ -18,7 +18,8 @@ import org.rdma.target.internal.device.DeviceAttributes;
 class ModePagesTest {
     private final Harness h = Harness.ramdisk(1024, 512, DeviceAttributes.DEFAULTS);
     private static final String CACHING_WCE = "08 12 04 00 0000 0000 0000 0000 00 00 0000 00 00 00 00";
-    private static final String CONTROL = "0a 0a 00 10 00 00 0000 ffff 0000";
+    /** D_SENSE clear, QUEUE ALGORITHM MODIFIER 1, TAS set (LIO's emulate_tas default), busy timeout unlimited. */
+    private static final String CONTROL = "0a 0a 00 10 00 40 0000 ffff 0000";
     private static final String IEC_DEXCPT = "1c 0a 08 00 00000000 00000000";
 
     private static byte[] hex(String s) {
@@ -34,7 +35,7 @@ class ModePagesTest {
 
     @Test
     void modeSense10LongLbaAndChangeableMasks() {
-        byte[] expected = hex("0022 00 10 01 00 0010 0000000000000400 00000000 00000200" + "0a 0a 04 00 00 00 0000 0000 0000");
+        byte[] expected = hex("0022 00 10 01 00 0010 0000000000000400 00000000 00000200" + "0a 0a 04 00 00 40 0000 0000 0000");
         assertArrayEquals(expected, h.run(Cdb.modeSense10(true, false, 1, 0x0A, 0, 512)).good().data());
         assertArrayEquals(hex("0032 00 10 00 00 0000"), java.util.Arrays.copyOf(
                 h.run(Cdb.modeSense10(false, true, 0, 0x3F, 0xFF, 8)).good().data(), 8), "header of all pages, no descriptor");
@@ -62,6 +63,9 @@ class ModePagesTest {
         byte[] d = hex("00000000 0000 0000" + CONTROL.replaceFirst("0a 0a 00", "0a 0a 04"));
         h.run(Cdb.modeSelect10(true, false, d.length), d).good();
         assertTrue(h.dev.descriptorSense());
+        byte[] noTas = hex("00000000 0000 0000" + CONTROL.replaceFirst("0a 0a 00 10 00 40", "0a 0a 04 10 00 00"));
+        h.run(Cdb.modeSelect10(true, false, noTas.length), noTas).good();
+        assertFalse(h.dev.taskAbortedStatus(), "TAS is changeable");
     }
 
     @Test

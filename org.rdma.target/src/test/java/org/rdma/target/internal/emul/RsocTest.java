@@ -25,6 +25,12 @@ class RsocTest {
         assertArrayEquals(hex("00 83 0010 9e 10 ffffffffffffffff ffffffff 01 00 000a 0000 00000000 00000000"),
                 h.run(Cdb.reportSupportedOperationCodes(true, 2, 0x9E, 0x10, 64)).good().data());
         assertArrayEquals(hex("00 01 0000"), h.run(Cdb.reportSupportedOperationCodes(false, 1, 0xC0, 0, 64)).good().data());
+        assertArrayEquals(hex("00 03 000a 5f 1f ff 00 00 ff ff ff ff 00"),
+                h.run(Cdb.reportSupportedOperationCodes(false, 2, Opcode.PERSISTENT_RESERVE_OUT, Opcode.PRO_REGISTER_AND_MOVE, 64))
+                        .good().data());
+        assertArrayEquals(hex("00 01 0000"),
+                h.run(Cdb.reportSupportedOperationCodes(false, 2, Opcode.PERSISTENT_RESERVE_IN, 4, 64)).good().data(),
+                "PERSISTENT RESERVE IN has no service action 4");
         assertArrayEquals(hex("00 01 0000"), h.run(Cdb.reportSupportedOperationCodes(false, 1, Opcode.UNMAP, 0, 64)).good().data());
     }
 
@@ -33,10 +39,10 @@ class RsocTest {
         byte[] all = h.run(Cdb.reportSupportedOperationCodes(false, 0, 0, 0, 4096)).good().data();
         int n = (all.length - 4) / 8;
         assertEquals(all.length - 4, Cdb.get(all, 0, 4));
-        assertEquals(32, n, "commands of a device without thin provisioning");
+        assertEquals(48, n, "commands of a device without thin provisioning (PERSISTENT RESERVE IN/OUT once per service action)");
         assertArrayEquals(hex("00 00 0000 00 00 0006"), java.util.Arrays.copyOfRange(all, 4, 12));
         // SERVICE ACTION IN(16) READ CAPACITY(16): SERVACTV.
-        int rc16 = 4 + 8 * 25;
+        int rc16 = 4 + 8 * 41;
         assertArrayEquals(hex("9e 00 0010 00 01 0010"), java.util.Arrays.copyOfRange(all, rc16, rc16 + 8));
         byte[] withTimeouts = h.run(Cdb.reportSupportedOperationCodes(true, 0, 0, 0, 4096)).good().data();
         assertEquals(4 + 20 * n, withTimeouts.length);
@@ -52,8 +58,8 @@ class RsocTest {
 
     @Test
     void taskManagementFunctions() {
-        assertArrayEquals(hex("de 01 00 00"), h.run(Cdb.reportSupportedTaskManagementFunctions(false, 4)).good().data());
-        assertArrayEquals(hex("de 01 00 0c 00000000 00000000 00000000"),
+        assertArrayEquals(hex("de 07 00 00"), h.run(Cdb.reportSupportedTaskManagementFunctions(false, 4)).good().data());
+        assertArrayEquals(hex("de 07 00 0c 00000000 00000000 00000000"),
                 h.run(Cdb.reportSupportedTaskManagementFunctions(true, 64)).good().data());
     }
 
