@@ -35,8 +35,8 @@ import org.rdma.target.internal.device.ScsiDevice;
  * unrelated change. An object whose parent is missing waits (a LUN whose storage object does not
  * open, a TPG whose fabric has no module) and is reported by {@link #errors()}.
  *
- * <p>Not thread-safe: its owner serializes the calls. Publishing a TPG calls the fabric
- * engine's bind methods from inside {@link #apply}.
+ * <p>Not thread-safe: its owner serializes the calls, and holds no other lock while it makes
+ * them, since publishing a TPG calls the fabric engine's bind methods from inside {@link #apply}.
  */
 final class LiveTree {
     private static final Logger LOG = Logger.getLogger(LiveTree.class.getName());

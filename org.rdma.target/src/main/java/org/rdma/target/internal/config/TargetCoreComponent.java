@@ -91,7 +91,8 @@ public final class TargetCoreComponent extends TargetTree {
         if (watched != null && !watched.isBlank()) {
             return Path.of(watched.split(",")[0].trim(), "target", "saveconfig.json");
         }
-        return context.getDataFile("target").toPath().resolve("saveconfig.json");
+        java.io.File data = context.getDataFile("target");
+        return data != null ? data.toPath().resolve("saveconfig.json") : Path.of("saveconfig.json").toAbsolutePath();
     }
 
     /** Restores the saveconfig file into Config Admin when it holds no target configuration. */

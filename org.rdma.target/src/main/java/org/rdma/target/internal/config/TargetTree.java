@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.locks.ReentrantLock;
 import org.rdma.target.fabric.FabricModule;
 import org.rdma.target.fabric.FabricTpg;
 import org.rdma.target.fabric.TargetCore;
@@ -18,16 +19,24 @@ import org.rdma.target.internal.core.TargetCoreImpl;
 /**
  * The target core with its configured tree: the {@link TargetCore} fabrics use and the
  * {@link ConfigTree} the configuration components feed. Every change is applied to the live
- * objects at once, under this object's monitor, which also wakes the waiters of {@link #await}.
+ * objects at once.
+ *
+ * <p>Locking: this object's monitor guards the configured specs, the fabric modules and what
+ * was last applied (the model and its errors), and wakes the waiters of {@link #await}; it is
+ * never held while the live tree changes. {@link #applying} serializes the appliers: each takes
+ * a snapshot of the specs and applies it, so the last one applies the latest state. A fabric
+ * engine's bind methods, called when a TPG is published, run under {@code applying} only.
  */
 public class TargetTree implements TargetCore, ConfigTree {
     private final TargetCoreImpl core;
     private final LiveTree live;
+    private final ReentrantLock applying = new ReentrantLock();
     private volatile Path savefile;
     private final Map<String, Spec> specs = new HashMap<>();
     private final Map<String, String> rejected = new HashMap<>();
     private final Map<String, FabricModule> modules = new TreeMap<>();
     private ConfigModel model = ConfigModel.EMPTY;
+    private Map<String, String> liveErrors = Map.of();
 
     TargetTree(TargetCoreImpl core, LiveTree.Publisher publisher, LiveTree.Opener opener, Path savefile) {
         this.core = core;
@@ -45,44 +54,71 @@ public class TargetTree implements TargetCore, ConfigTree {
         return core.tpgs(fabric);
     }
 
-    private void changed() {
-        model = new ConfigModel(specs);
-        live.apply(model, modules);
-        notifyAll();
+    /** Applies the configured state now to the live tree, then wakes the waiters. */
+    private void apply() {
+        applying.lock();
+        try {
+            ConfigModel m;
+            Map<String, FabricModule> mods;
+            synchronized (this) {
+                m = new ConfigModel(specs);
+                mods = Map.copyOf(modules);
+            }
+            live.apply(m, mods);
+            Map<String, String> errors = Map.copyOf(live.errors());
+            synchronized (this) {
+                model = m;
+                liveErrors = errors;
+                notifyAll();
+            }
+        } finally {
+            applying.unlock();
+        }
     }
 
     @Override
-    public synchronized void put(String pid, Spec spec) {
-        rejected.remove(pid);
-        specs.put(pid, spec);
-        changed();
+    public void put(String pid, Spec spec) {
+        synchronized (this) {
+            rejected.remove(pid);
+            specs.put(pid, spec);
+        }
+        apply();
     }
 
     @Override
-    public synchronized void reject(String pid, String error) {
-        specs.remove(pid);
-        rejected.put(pid, error);
-        changed();
+    public void reject(String pid, String error) {
+        synchronized (this) {
+            specs.remove(pid);
+            rejected.put(pid, error);
+        }
+        apply();
     }
 
     @Override
-    public synchronized void remove(String pid) {
-        rejected.remove(pid);
-        specs.remove(pid);
-        changed();
+    public void remove(String pid) {
+        synchronized (this) {
+            rejected.remove(pid);
+            specs.remove(pid);
+        }
+        apply();
     }
 
     /** A fabric module came: its configured TPGs are built. */
-    public synchronized void addFabricModule(FabricModule m) {
-        modules.put(m.name(), m);
-        changed();
+    public void addFabricModule(FabricModule m) {
+        synchronized (this) {
+            modules.put(m.name(), m);
+        }
+        apply();
     }
 
     /** A fabric module went: its TPGs are torn down (configured still, built again when it returns). */
-    public synchronized void removeFabricModule(FabricModule m) {
-        if (modules.remove(m.name(), m)) {
-            changed();
+    public void removeFabricModule(FabricModule m) {
+        synchronized (this) {
+            if (!modules.remove(m.name(), m)) {
+                return;
+            }
         }
+        apply();
     }
 
     @Override
@@ -95,8 +131,9 @@ public class TargetTree implements TargetCore, ConfigTree {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             Map<String, Spec> missing = new LinkedHashMap<>();
+            // What was applied, not merely configured: the live tree has it.
             expected.forEach((pid, s) -> {
-                if (!Objects.equals(specs.get(pid), s) && !rejected.containsKey(pid)) {
+                if (!Objects.equals(model.byPid().get(pid), s) && !rejected.containsKey(pid)) {
                     missing.put(pid, s);
                 }
             });
@@ -120,12 +157,12 @@ public class TargetTree implements TargetCore, ConfigTree {
     @Override
     public synchronized Optional<String> error(String pid) {
         String r = rejected.get(pid);
-        return Optional.ofNullable(r != null ? r : live.errors().get(pid));
+        return Optional.ofNullable(r != null ? r : liveErrors.get(pid));
     }
 
     /** Every configuration whose object is not live, with the reason. */
     public synchronized Map<String, String> errors() {
-        Map<String, String> all = new TreeMap<>(live.errors());
+        Map<String, String> all = new TreeMap<>(liveErrors);
         all.putAll(rejected);
         return all;
     }
@@ -150,9 +187,11 @@ public class TargetTree implements TargetCore, ConfigTree {
     }
 
     /** Tears every live object down (the configuration stays): the core is stopping. */
-    synchronized void close() {
-        specs.clear();
-        rejected.clear();
-        changed();
+    void close() {
+        synchronized (this) {
+            specs.clear();
+            rejected.clear();
+        }
+        apply();
     }
 }

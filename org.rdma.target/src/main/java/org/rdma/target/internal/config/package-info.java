@@ -9,8 +9,9 @@
  *
  * <p>Configurations name their parents by LIO's keys (fabric, target WWN, TPG tag, storage
  * object path), not by PID, so they can be written by hand; an object whose parent is missing
- * waits for it. Locking: the tree's monitor serializes every change and its application to the
- * live objects (publishing a TPG calls the fabric engine's bind methods under it); readers of
- * the core ({@code TargetCore}, {@code FabricTpg}) take no lock of the tree.
+ * waits for it. Locking: the tree's monitor guards the configured state only; one lock
+ * serializes its application to the live objects, under which publishing a TPG calls the fabric
+ * engine's bind methods; readers of the core ({@code TargetCore}, {@code FabricTpg}) take no lock
+ * of the tree.
  */
 package org.rdma.target.internal.config;

@@ -81,7 +81,7 @@ final class Targetcli {
             throw new TargetException("EINVAL", "'" + command + "' is not a command; usage: " + USAGE);
         }
         List<String> params = args.subList(i, args.size());
-        if (!common(root, node, command, params) && !new TreeCommands(this).run(node, command, params)) {
+        if (!common(root, node, command, params) && !NodeCommands.run(this, node, command, params)) {
             throw new TargetException("EINVAL", "Command not found " + command + " at " + node.path());
         }
     }

@@ -37,7 +37,7 @@ import org.rdma.target.internal.config.Pids;
  * {@code org.rdma.target.targetcli} ({@code set global ...}). Errors name the errno: ENOENT for
  * a path or object that does not exist, EEXIST, EINVAL for a bad size, name, attribute or
  * parameter, EBUSY for a storage object a LUN uses. The work is {@link Targetcli}'s and
- * {@link TreeCommands}'; this class only hands it the session's output. One command runs at a
+ * {@link NodeCommands}'; this class only hands it the session's output. One command runs at a
  * time, as targetcli's lock file makes it.
  */
 @Component(service = TargetcliCommand.class, configurationPid = Pids.TARGETCLI,
