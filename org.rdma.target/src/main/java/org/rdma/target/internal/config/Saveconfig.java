@@ -150,7 +150,7 @@ public final class Saveconfig {
      * @throws TargetException {@code EACCES} or {@code EIO} naming the file
      */
     public static void write(ConfigModel m, Path file) {
-        byte[] text = (Json.write(dump(m)) + "\n").getBytes(StandardCharsets.US_ASCII);
+        byte[] text = (Json.write(dump(m)) + "\n").getBytes(StandardCharsets.UTF_8);
         Path tmp = file.resolveSibling(file.getFileName() + ".temp");
         try {
             Path dir = file.toAbsolutePath().getParent();

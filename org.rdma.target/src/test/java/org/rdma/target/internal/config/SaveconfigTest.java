@@ -292,7 +292,7 @@ class SaveconfigTest {
                 () -> Saveconfig.read(dir.resolve("none.json"), Map.of())).errno());
         Path f = Files.writeString(dir.resolve("broken.json"), "{\"targets\": [");
         TargetException e = assertThrows(TargetException.class, () -> Saveconfig.read(f, Map.of()));
-        assertEquals("EINVAL: " + f + ": EINVAL: JSON: value expected at offset 13", e.getMessage());
+        assertEquals("EINVAL: " + f + ": EINVAL: JSON: End of input at line 1 column 14 path $.targets[0]", e.getMessage());
         Path top = Files.writeString(dir.resolve("list.json"), "[]");
         assertEquals("EINVAL", assertThrows(TargetException.class, () -> Saveconfig.read(top, Map.of())).errno());
     }
