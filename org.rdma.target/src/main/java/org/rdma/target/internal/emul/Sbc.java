@@ -128,7 +128,7 @@ final class Sbc {
         checkTransferLength(c, blocks, lengthOffset);
         checkRange(c, lba, blocks);
         int bs = c.dev.blockSize();
-        c.dataIn(blocks * (bs + (rdprotect != 0 ? T10Pi.TUPLE_BYTES : 0)), x -> {
+        c.mediumIn(blocks * (bs + (rdprotect != 0 ? T10Pi.TUPLE_BYTES : 0)), x -> {
             ByteBuffer out = x.data().clear();
             int type = x.dev.protectionType();
             if (type == 0) {

@@ -26,6 +26,15 @@ class SbcTest {
     }
 
     @Test
+    void aReadLongerThanAnyAllocationLengthComesWhole() {
+        Harness big = Harness.ramdisk(4096, 512, DeviceAttributes.DEFAULTS);
+        byte[] data = new byte[2048 * 512];
+        new java.util.Random(5).nextBytes(data);
+        big.run(Cdb.write10(100, 2048, 0), data).good();
+        assertArrayEquals(data, big.run(Cdb.read10(100, 2048, 0)).good().data(), "1 MiB: four times the allocation cap");
+    }
+
+    @Test
     void everyReadAndWriteSizeRoundTrips() {
         byte[] d = pattern(3 * 512, 1);
         h.run(Cdb.write10(10, 3, 0), d).good();
