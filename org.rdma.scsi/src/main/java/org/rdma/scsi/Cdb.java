@@ -300,6 +300,21 @@ public final class Cdb {
         return c;
     }
 
+    /** LOG SENSE (SPC-4 6.8): PC, PAGE CODE, SUBPAGE CODE, PARAMETER POINTER, ALLOCATION LENGTH. */
+    public static byte[] logSense(int pc, int page, int subpage, int parameterPointer, int allocationLength) {
+        byte[] c = cdb(Opcode.LOG_SENSE, 10);
+        c[2] = (byte) (checkWidth(pc, 2, "PC") << 6 | checkWidth(page, 6, "page code"));
+        c[3] = (byte) checkWidth(subpage, 8, "subpage code");
+        put(c, 5, checkWidth(parameterPointer, 16, "parameter pointer"), 2);
+        put(c, 7, checkWidth(allocationLength, 16, "allocation length"), 2);
+        return c;
+    }
+
+    /** ORWRITE(16) (SBC-3 5.12); {@code flags} byte 1 (ORPROTECT, {@link #DPO}, {@link #FUA}). */
+    public static byte[] orwrite16(long lba, long blocks, int flags) {
+        return lba64(Opcode.ORWRITE_16, flags, lba, blocks);
+    }
+
     /** PERSISTENT RESERVE IN (SPC-4 6.15). */
     public static byte[] persistentReserveIn(int serviceAction, int allocationLength) {
         byte[] c = cdb(Opcode.PERSISTENT_RESERVE_IN, 10);

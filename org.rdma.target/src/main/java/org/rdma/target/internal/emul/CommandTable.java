@@ -69,6 +69,7 @@ public final class CommandTable {
         add(SYNCHRONIZE_CACHE_10, "35 02 ff ff ff ff 1f ff ff 00", WRITE, Sbc::synchronizeCache10);
         add(WRITE_SAME_10, "41 fe ff ff ff ff 1f ff ff 00", WRITE, Provisioning::writeSame10);
         ENTRIES.add(new Entry(UNMAP, -1, hex("42 01 00 00 00 00 1f ff ff 00"), ScsiDevice::thin, WRITE, Provisioning::unmap));
+        add(LOG_SENSE, "4d 01 ff ff 00 ff ff ff ff 00", ALLOWED, LogPages::logSense);
         add(MODE_SELECT_10, "55 11 00 00 00 00 00 ff ff 00", WRITE, ModePages::modeSelect);
         add(RESERVE_10, "56 00 00 00 00 00 00 00 00 00", RESERVE_RELEASE, Spc::reserve);
         add(RELEASE_10, "57 00 00 00 00 00 00 00 00 00", RESERVE_RELEASE, Spc::release);
@@ -94,6 +95,7 @@ public final class CommandTable {
         }
         add(READ_16, "88 fc ff ff ff ff ff ff ff ff ff ff ff ff 1f 00", READ, Sbc::read16);
         add(COMPARE_AND_WRITE, "89 f8 ff ff ff ff ff ff ff ff 00 00 00 ff 1f 00", WRITE, Sbc::compareAndWrite);
+        add(ORWRITE_16, "8b f8 ff ff ff ff ff ff ff ff ff ff ff ff 1f 00", WRITE, Sbc::orwrite);
         add(WRITE_16, "8a f8 ff ff ff ff ff ff ff ff ff ff ff ff 1f 00", WRITE, Sbc::write16);
         add(WRITE_AND_VERIFY_16, "8e f6 ff ff ff ff ff ff ff ff ff ff ff ff 1f 00", WRITE, Sbc::writeAndVerify16);
         add(VERIFY_16, "8f f6 ff ff ff ff ff ff ff ff ff ff ff ff 1f 00", READ, Sbc::verify16);

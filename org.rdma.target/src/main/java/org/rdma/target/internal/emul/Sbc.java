@@ -318,6 +318,38 @@ final class Sbc {
         });
     }
 
+    /**
+     * ORWRITE(16) (SBC-3 5.12): each block becomes the OR of itself and the data-out, under the
+     * device's exclusive lock as COMPARE AND WRITE, so no write lands between the read and the
+     * write. ORPROTECT is refused (INVALID FIELD IN CDB) where there is no protection information
+     * and, not carrying tuples, where there is; a TRANSFER LENGTH of zero does nothing.
+     */
+    static void orwrite(Cmd c) throws ScsiException {
+        checkStarted(c);
+        checkWritable(c);
+        checkNoProtect(c);
+        long lba = c.field(2, 8);
+        long blocks = c.field(10, 4);
+        checkTransferLength(c, blocks, 10);
+        checkRange(c, lba, blocks);
+        boolean fua = (c.cdb[1] & Cdb.FUA) != 0;
+        c.dataOut(blocks * c.dev.blockSize(), x -> {
+            ScsiDevice dev = x.dev;
+            ByteBuffer data = x.data().clear();
+            dev.atomicLock().writeLock().lock();
+            try {
+                ByteBuffer medium = ByteBuffer.allocate(data.remaining());
+                dev.read(lba, medium.duplicate());
+                for (int i = 0; i < medium.capacity(); i++) {
+                    medium.put(i, (byte) (medium.get(i) | data.get(i)));
+                }
+                dev.writeLocked(lba, medium, fua);
+            } finally {
+                dev.atomicLock().writeLock().unlock();
+            }
+        });
+    }
+
     static void synchronizeCache10(Cmd c) throws ScsiException {
         synchronizeCache(c, c.field(2, 4), c.field(7, 2));
     }
