@@ -40,7 +40,7 @@ final class Sbc {
 
     /**
      * A *PROTECT field (byte 1 bits 7:5) other than zero for a command that carries no protection
-     * information here (WRITE SAME, COMPARE AND WRITE): INVALID FIELD IN CDB, as SBC-3 4.22.2 asks
+     * information here (WRITE SAME, COMPARE AND WRITE, ORWRITE): INVALID FIELD IN CDB, as SBC-3 4.22.2 asks
      * of a device formatted without it (LIO's {@code sbc_check_prot()}).
      */
     static void checkNoProtect(Cmd c) throws ScsiException {
