@@ -278,6 +278,43 @@ public final class Cdb {
         return c;
     }
 
+    /**
+     * A 32-byte variable length CDB of SBC-3 (READ(32) 5.17, VERIFY(32) 5.36, WRITE(32) 5.41,
+     * WRITE AND VERIFY(32) 5.44): ADDITIONAL CDB LENGTH 18h, the service action, the *PROTECT, DPO,
+     * FUA/BYTCHK byte, the LBA, the expected initial logical block reference tag, the expected
+     * logical block application tag and its mask, and the transfer length.
+     *
+     * @param flags byte 10 (e.g. {@code 1 << 5} for RDPROTECT 001b, {@link #FUA})
+     */
+    public static byte[] variableLength32(int serviceAction, int flags, long lba, long blocks, long expectedReferenceTag,
+            int expectedApplicationTag, int applicationTagMask) {
+        byte[] c = cdb(Opcode.VARIABLE_LENGTH, 32);
+        c[7] = 0x18;
+        put(c, 8, checkWidth(serviceAction, 16, "service action"), 2);
+        c[10] = (byte) checkWidth(flags, 8, "flags");
+        put(c, 12, lba, 8);
+        put(c, 20, checkWidth(expectedReferenceTag, 32, "expected initial reference tag"), 4);
+        put(c, 24, checkWidth(expectedApplicationTag, 16, "expected application tag"), 2);
+        put(c, 26, checkWidth(applicationTagMask, 16, "application tag mask"), 2);
+        put(c, 28, checkWidth(blocks, 32, "transfer length"), 4);
+        return c;
+    }
+
+    /** LOG SENSE (SPC-4 6.8): PC, PAGE CODE, SUBPAGE CODE, PARAMETER POINTER, ALLOCATION LENGTH. */
+    public static byte[] logSense(int pc, int page, int subpage, int parameterPointer, int allocationLength) {
+        byte[] c = cdb(Opcode.LOG_SENSE, 10);
+        c[2] = (byte) (checkWidth(pc, 2, "PC") << 6 | checkWidth(page, 6, "page code"));
+        c[3] = (byte) checkWidth(subpage, 8, "subpage code");
+        put(c, 5, checkWidth(parameterPointer, 16, "parameter pointer"), 2);
+        put(c, 7, checkWidth(allocationLength, 16, "allocation length"), 2);
+        return c;
+    }
+
+    /** ORWRITE(16) (SBC-3 5.12); {@code flags} byte 1 (ORPROTECT, {@link #DPO}, {@link #FUA}). */
+    public static byte[] orwrite16(long lba, long blocks, int flags) {
+        return lba64(Opcode.ORWRITE_16, flags, lba, blocks);
+    }
+
     /** PERSISTENT RESERVE IN (SPC-4 6.15). */
     public static byte[] persistentReserveIn(int serviceAction, int allocationLength) {
         byte[] c = cdb(Opcode.PERSISTENT_RESERVE_IN, 10);

@@ -61,6 +61,8 @@ public final class Opcode {
     public static final int MI_REPORT_SUPPORTED_OPERATION_CODES = 0x0C;
     /** Service action of MAINTENANCE IN (SPC-4 6.36). */
     public static final int MI_REPORT_SUPPORTED_TASK_MANAGEMENT_FUNCTIONS = 0x0D;
+    /** Service actions of the 32-byte variable length CDBs of SBC-3 (READ(32), VERIFY(32), WRITE(32), WRITE AND VERIFY(32)). */
+    public static final int VL_READ_32 = 0x0009, VL_VERIFY_32 = 0x000A, VL_WRITE_32 = 0x000B, VL_WRITE_AND_VERIFY_32 = 0x000C;
     /** Service actions of PERSISTENT RESERVE IN (SPC-4 6.15). */
     public static final int PRI_READ_KEYS = 0x00, PRI_READ_RESERVATION = 0x01, PRI_REPORT_CAPABILITIES = 0x02,
             PRI_READ_FULL_STATUS = 0x03;
@@ -75,7 +77,7 @@ public final class Opcode {
         for (Field f : Opcode.class.getFields()) {
             String n = f.getName();
             if (Modifier.isStatic(f.getModifiers()) && f.getType() == int.class && !n.startsWith("SAI_")
-                    && !n.startsWith("MI_") && !n.startsWith("PR")) {
+                    && !n.startsWith("MI_") && !n.startsWith("PR") && !n.startsWith("VL_")) {
                 try {
                     NAMES.put(f.getInt(null), n.replace('_', ' ').replaceAll(" (\\d+)$", "($1)"));
                 } catch (IllegalAccessException e) {

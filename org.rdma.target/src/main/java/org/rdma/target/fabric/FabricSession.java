@@ -48,7 +48,8 @@ public interface FabricSession {
     /**
      * Closes the nexus (LIO's {@code transport_deregister_session()}), an I_T nexus loss (SAM-5
      * 6.3.4): its commands that have not started are dropped, one that executes finishes at the
-     * backstore and is dropped; no callback reaches the fabric after this returns but for those.
+     * backstore and is dropped, both without a callback; an SPC-2 reservation it holds ends, its
+     * persistent reservation registrations stay.
      */
     void close();
 }

@@ -40,6 +40,25 @@ public interface Backstore extends Closeable {
      */
     long runLength(long lba, long max);
 
+    /**
+     * The DIF type the backstore is formatted with (SBC-3 4.22.2): 0 for none, else 1, 2 or 3;
+     * then each block has an 8-byte protection information tuple kept beside its data, which reads
+     * as all ones (the escape that disables checking) until written, and again once unmapped.
+     */
+    default int protectionType() {
+        return 0;
+    }
+
+    /** Reads the tuples of {@code dst.remaining() / 8} blocks from {@code lba}. */
+    default void readPi(long lba, ByteBuffer dst) throws IOException {
+        throw new UnsupportedOperationException("EOPNOTSUPP: " + type() + " has no protection information");
+    }
+
+    /** Writes the tuples of {@code src.remaining() / 8} blocks at {@code lba}; stable with the data after {@link #force}. */
+    default void writePi(long lba, ByteBuffer src) throws IOException {
+        throw new UnsupportedOperationException("EOPNOTSUPP: " + type() + " has no protection information");
+    }
+
     /** The smallest number of blocks UNMAP deallocates as a whole (VPD 0xB0's granularity). */
     default long unmapGranularity() {
         return 1;

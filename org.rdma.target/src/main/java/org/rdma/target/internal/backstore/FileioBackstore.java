@@ -11,11 +11,16 @@ import java.nio.file.StandardOpenOption;
  * A file as a device (LIO's {@code target_core_file.c}): positional reads and writes through a
  * {@link BlockChannel}, {@code force()} for FUA, SYNCHRONIZE CACHE and a disabled write cache. A
  * missing file is created sparse at the given size. Thin provisioning keeps an
- * {@link AllocationMap} in {@code <file>.lbamap}.
+ * {@link AllocationMap} in {@code <file>.lbamap}. Protection information lives in
+ * {@code <file>.pi}, 8 bytes per block at {@code lba * 8}, stored complemented: the zeros of a
+ * sparse or short file read as the all-ones tuples of unwritten blocks, so formatting writes
+ * nothing, and UNMAP writes zeros.
  */
 public final class FileioBackstore implements Backstore {
     /** The suffix of the allocation map beside the data file. */
     public static final String MAP_SUFFIX = ".lbamap";
+    /** The suffix of the protection information beside the data file. */
+    public static final String PI_SUFFIX = ".pi";
 
     /** Opens the channels of a backstore; tests substitute recording channels. */
     @FunctionalInterface
@@ -29,14 +34,24 @@ public final class FileioBackstore implements Backstore {
 
     private final BlockChannel data;
     private final AllocationMap map;
+    private final BlockChannel pi;
+    private final int protectionType;
     private final int blockSize;
     private final long blockCount;
 
-    private FileioBackstore(BlockChannel data, AllocationMap map, int blockSize, long blockCount) {
+    private FileioBackstore(BlockChannel data, AllocationMap map, BlockChannel pi, int protectionType, int blockSize,
+            long blockCount) {
         this.data = data;
         this.map = map;
+        this.pi = pi;
+        this.protectionType = protectionType;
         this.blockSize = blockSize;
         this.blockCount = blockCount;
+    }
+
+    /** {@link #open(Path, long, int, boolean, int, Opener)} without protection information. */
+    public static FileioBackstore open(Path file, long size, int blockSize, boolean thin, Opener opener) throws IOException {
+        return open(file, size, blockSize, thin, 0, opener);
     }
 
     /**
@@ -44,12 +59,14 @@ public final class FileioBackstore implements Backstore {
      *
      * @param size bytes; 0 takes the size of an existing file. A file smaller than {@code size}
      *        grows (sparse); the capacity is {@code size} rounded down to whole blocks.
-     * @throws IllegalArgumentException {@code EINVAL} for a block size other than 512 or 4096, or
-     *         a capacity of no block; {@code ENOENT} for size 0 and no file
+     * @param protectionType the DIF type of {@code <file>.pi} (0: none); a missing one is created
+     * @throws IllegalArgumentException {@code EINVAL} for a block size other than 512 or 4096, a
+     *         capacity of no block, or a type other than 0 to 3; {@code ENOENT} for size 0 and no file
      */
-    public static FileioBackstore open(Path file, long size, int blockSize, boolean thin, Opener opener)
+    public static FileioBackstore open(Path file, long size, int blockSize, boolean thin, int protectionType, Opener opener)
             throws IOException {
         checkBlockSize(blockSize);
+        checkProtectionType(protectionType);
         boolean existed = Files.exists(file);
         if (!existed && size <= 0) {
             throw new IllegalArgumentException("ENOENT: " + file + " does not exist and no size was given");
@@ -72,10 +89,17 @@ public final class FileioBackstore implements Backstore {
                 boolean mapExisted = Files.exists(mapFile);
                 map = AllocationMap.open(opener.open(mapFile), blocks, !existed && !mapExisted);
             }
-            return new FileioBackstore(ch, map, blockSize, blocks);
+            BlockChannel pi = protectionType == 0 ? null : opener.open(file.resolveSibling(file.getFileName() + PI_SUFFIX));
+            return new FileioBackstore(ch, map, pi, protectionType, blockSize, blocks);
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;
+        }
+    }
+
+    static void checkProtectionType(int type) {
+        if (type < 0 || type > 3) {
+            throw new IllegalArgumentException("EINVAL: protection type " + type + " is not 0 to 3");
         }
     }
 
@@ -129,10 +153,44 @@ public final class FileioBackstore implements Backstore {
     }
 
     @Override
+    public int protectionType() {
+        return protectionType;
+    }
+
+    @Override
+    public void readPi(long lba, ByteBuffer dst) throws IOException {
+        requirePi();
+        int from = dst.position();
+        pi.readFully(dst, lba * 8);
+        for (int i = from; i < dst.position(); i++) {
+            dst.put(i, (byte) ~dst.get(i));
+        }
+    }
+
+    @Override
+    public void writePi(long lba, ByteBuffer src) throws IOException {
+        requirePi();
+        ByteBuffer inverted = ByteBuffer.allocate(src.remaining());
+        while (src.hasRemaining()) {
+            inverted.put((byte) ~src.get());
+        }
+        pi.writeFully(inverted.flip(), lba * 8);
+    }
+
+    private void requirePi() {
+        if (pi == null) {
+            throw new UnsupportedOperationException("EOPNOTSUPP: fileio without protection information");
+        }
+    }
+
+    @Override
     public void force() throws IOException {
         data.force(false);
         if (map != null) {
             map.force();
+        }
+        if (pi != null) {
+            pi.force(false);
         }
     }
 
@@ -147,6 +205,13 @@ public final class FileioBackstore implements Backstore {
             throw new UnsupportedOperationException("EOPNOTSUPP: fileio without thin provisioning does not unmap");
         }
         map.set(lba, blocks, false);
+        if (pi != null) {
+            // Zeros, stored complemented, read as the tuples of unwritten blocks.
+            ByteBuffer zeros = ByteBuffer.allocate((int) Math.min(blocks * 8, 1 << 20));
+            for (long off = lba * 8, end = (lba + blocks) * 8; off < end; off += zeros.capacity()) {
+                pi.writeFully(zeros.clear().limit((int) Math.min(zeros.capacity(), end - off)), off);
+            }
+        }
     }
 
     @Override
@@ -161,8 +226,11 @@ public final class FileioBackstore implements Backstore {
 
     @Override
     public void close() throws IOException {
-        try (BlockChannel d = data; AllocationMap m = map) {
+        try (BlockChannel d = data; AllocationMap m = map; BlockChannel p = pi) {
             d.force(false);
+            if (p != null) {
+                p.force(false);
+            }
         }
     }
 }

@@ -1,10 +1,12 @@
 package org.rdma.target.internal.core;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import org.rdma.scsi.Asc;
@@ -40,7 +42,7 @@ final class Session implements FabricSession {
     /** By tag, in submission order (task management walks them in that order). */
     private final Map<Long, SeCmd> commands = new LinkedHashMap<>();
     /** Tags of the task management functions in progress. */
-    private final java.util.Set<Long> tmrTags = new java.util.HashSet<>();
+    private final Set<Long> tmrTags = new HashSet<>();
     private volatile boolean closed;
     private final ItNexus itNexus;
 
@@ -148,7 +150,7 @@ final class Session implements FabricSession {
         }
     }
 
-    /** The commands not yet released, in no particular order. */
+    /** The commands not yet released, in submission order. */
     List<SeCmd> commands() {
         synchronized (commands) {
             return new ArrayList<>(commands.values());

@@ -9,6 +9,7 @@ import org.rdma.scsi.Asc;
 import org.rdma.scsi.ScsiException;
 import org.rdma.scsi.SenseKey;
 import org.rdma.target.internal.backstore.Backstore;
+import org.rdma.target.internal.pi.Protection;
 import org.rdma.target.internal.pr.PrStore;
 import org.rdma.target.internal.pr.Reservations;
 
@@ -106,6 +107,11 @@ public final class ScsiDevice {
         return attrs.readOnly();
     }
 
+    /** The DIF type the backstore is formatted with, 0 for none (READ CAPACITY(16)'s P_TYPE + 1). */
+    public int protectionType() {
+        return store.protectionType();
+    }
+
     /** LIO's emulate_tpu/emulate_tpws: UNMAP supported, LBPME set. */
     public boolean thin() {
         return attrs.thinProvisioning();
@@ -194,10 +200,20 @@ public final class ScsiDevice {
         }
     }
 
+    /** Reads the protection information tuples of {@code dst.remaining() / 8} blocks. */
+    public void readPi(long lba, ByteBuffer dst) throws ScsiException {
+        try {
+            store.readPi(lba, dst);
+        } catch (IOException e) {
+            throw new ScsiException(SenseKey.MEDIUM_ERROR, Asc.UNRECOVERED_READ_ERROR);
+        }
+    }
+
     /**
      * Writes blocks and, with {@code fua} or the write cache off, forces them before returning:
-     * the caller produces GOOD status only after this returns. Takes the shared side of
-     * {@link #atomicLock()} unless the caller already holds its exclusive side.
+     * the caller produces GOOD status only after this returns. On a device formatted with
+     * protection information their tuples are generated (reference tags from {@code lba},
+     * application tag zero). Takes the shared side of {@link #atomicLock()}.
      */
     public void write(long lba, ByteBuffer src, boolean fua) throws ScsiException {
         atomic.readLock().lock();
@@ -210,8 +226,28 @@ public final class ScsiDevice {
 
     /** {@link #write} for a caller that holds a side of {@link #atomicLock()}. */
     public void writeLocked(long lba, ByteBuffer src, boolean fua) throws ScsiException {
+        ByteBuffer pi = protectionType() == 0 ? null
+                : Protection.of(protectionType(), 0, lba, null).generate(src.slice(), blockSize());
+        store(lba, src, pi, fua);
+    }
+
+    /** Writes blocks with the given protection information tuples, as {@link #write}. */
+    public void writeWithPi(long lba, ByteBuffer src, ByteBuffer pi, boolean fua) throws ScsiException {
+        atomic.readLock().lock();
+        try {
+            store(lba, src, pi, fua);
+        } finally {
+            atomic.readLock().unlock();
+        }
+    }
+
+    /** The data, then its tuples: a crash between them leaves a guard that no longer matches, which a read reports. */
+    private void store(long lba, ByteBuffer src, ByteBuffer pi, boolean fua) throws ScsiException {
         try {
             store.write(lba, src);
+            if (pi != null) {
+                store.writePi(lba, pi);
+            }
             if (fua || !writeCacheEnabled) {
                 store.force();
             }

@@ -89,9 +89,15 @@ public final class Cmd {
         exec = e;
     }
 
+    /** Data-in of at most an allocation length, itself capped (the answer is never longer). */
     void dataIn(long len, Exec e) {
+        mediumIn(Math.min(len, MAX_ALLOCATION), e);
+    }
+
+    /** Data-in of exactly {@code len} bytes: READ, whose transfer length is bounded by its maximum. */
+    void mediumIn(long len, Exec e) {
         dir = len == 0 ? DataDirection.NONE : DataDirection.DATA_IN;
-        length = (int) Math.min(len, MAX_ALLOCATION);
+        length = (int) len;
         exec = e;
     }
 

@@ -9,6 +9,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.function.Predicate;
 import org.rdma.scsi.Asc;
+import org.rdma.scsi.Cdb;
 import org.rdma.scsi.ScsiException;
 import org.rdma.scsi.Sense;
 import org.rdma.scsi.SenseKey;
@@ -68,6 +69,7 @@ public final class CommandTable {
         add(SYNCHRONIZE_CACHE_10, "35 02 ff ff ff ff 1f ff ff 00", WRITE, Sbc::synchronizeCache10);
         add(WRITE_SAME_10, "41 fe ff ff ff ff 1f ff ff 00", WRITE, Provisioning::writeSame10);
         ENTRIES.add(new Entry(UNMAP, -1, hex("42 01 00 00 00 00 1f ff ff 00"), ScsiDevice::thin, WRITE, Provisioning::unmap));
+        add(LOG_SENSE, "4d 01 ff ff 00 ff ff ff ff 00", ALLOWED, LogPages::logSense);
         add(MODE_SELECT_10, "55 11 00 00 00 00 00 ff ff 00", WRITE, ModePages::modeSelect);
         add(RESERVE_10, "56 00 00 00 00 00 00 00 00 00", RESERVE_RELEASE, Spc::reserve);
         add(RELEASE_10, "57 00 00 00 00 00 00 00 00 00", RESERVE_RELEASE, Spc::release);
@@ -79,8 +81,21 @@ public final class CommandTable {
                 PRO_REGISTER_AND_IGNORE_EXISTING_KEY, PRO_REGISTER_AND_MOVE}) {
             add(PERSISTENT_RESERVE_OUT, sa, "5f 1f ff 00 00 ff ff ff ff 00", PERSISTENT, PersistentReserve::out);
         }
+        for (int[] vl : new int[][] {{VL_READ_32, 0xF8}, {VL_VERIFY_32, 0xF6}, {VL_WRITE_32, 0xF8},
+            {VL_WRITE_AND_VERIFY_32, 0xF6}}) {
+            String usage = String.format("7f 00 00000000 1f 18 %04x %02x 00", vl[0], vl[1]) + " ff".repeat(20);
+            Parser p = switch (vl[0]) {
+                case VL_READ_32 -> Sbc::read32;
+                case VL_VERIFY_32 -> Sbc::verify32;
+                case VL_WRITE_32 -> Sbc::write32;
+                default -> Sbc::writeAndVerify32;
+            };
+            Access access = vl[0] == VL_READ_32 || vl[0] == VL_VERIFY_32 ? READ : WRITE;
+            ENTRIES.add(new Entry(VARIABLE_LENGTH, vl[0], hex(usage), d -> d.protectionType() == 2, access, p));
+        }
         add(READ_16, "88 fc ff ff ff ff ff ff ff ff ff ff ff ff 1f 00", READ, Sbc::read16);
         add(COMPARE_AND_WRITE, "89 f8 ff ff ff ff ff ff ff ff 00 00 00 ff 1f 00", WRITE, Sbc::compareAndWrite);
+        add(ORWRITE_16, "8b f8 ff ff ff ff ff ff ff ff ff ff ff ff 1f 00", WRITE, Sbc::orwrite);
         add(WRITE_16, "8a f8 ff ff ff ff ff ff ff ff ff ff ff ff 1f 00", WRITE, Sbc::write16);
         add(WRITE_AND_VERIFY_16, "8e f6 ff ff ff ff ff ff ff ff ff ff ff ff 1f 00", WRITE, Sbc::writeAndVerify16);
         add(VERIFY_16, "8f f6 ff ff ff ff ff ff ff ff ff ff ff ff 1f 00", READ, Sbc::verify16);
@@ -137,20 +152,22 @@ public final class CommandTable {
 
     /**
      * The parse step of a command (LIO's {@code target_cmd_init_cdb()} up to the data transfer):
-     * unsupported operation codes answer INVALID COMMAND OPERATION CODE, an unsupported service
-     * action INVALID FIELD IN CDB at the SERVICE ACTION field, a CDB shorter than its command
-     * INVALID FIELD IN COMMAND INFORMATION UNIT, a bit set outside the usage data (reserved bits,
-     * NACA and LINK in the control byte) INVALID FIELD IN CDB at that bit; then the command's own
-     * checks.
+     * unsupported operation codes, and commands the device does not support (UNMAP without thin
+     * provisioning, the 32-byte CDBs without type 2 protection), answer INVALID COMMAND OPERATION
+     * CODE, an unknown service action INVALID FIELD IN CDB at the SERVICE ACTION field, a CDB
+     * shorter than its command INVALID FIELD IN COMMAND INFORMATION UNIT, a bit set outside the
+     * usage data (reserved bits, NACA and LINK in the control byte) INVALID FIELD IN CDB at that
+     * bit; then the command's own checks.
      */
     public static void parse(Cmd cmd) throws ScsiException {
         byte[] cdb = cmd.cdb;
         int opcode = cdb.length > 0 ? cdb[0] & 0xFF : -1;
-        int sa = cdb.length > 1 ? cdb[1] & 0x1F : -1;
+        boolean variableLength = opcode == VARIABLE_LENGTH;
+        int sa = variableLength ? (cdb.length >= 10 ? (int) Cdb.get(cdb, 8, 2) : -1) : cdb.length > 1 ? cdb[1] & 0x1F : -1;
         Entry e = lookup(cmd.dev, opcode, sa);
         if (e == null) {
-            if (hasServiceActions(opcode)) {
-                throw new ScsiException(Sense.invalidFieldInCdb(1, 4));
+            if (hasServiceActions(opcode) && lookup(null, opcode, sa) == null) {
+                throw new ScsiException(variableLength ? Sense.invalidFieldInCdb(8, 7) : Sense.invalidFieldInCdb(1, 4));
             }
             throw new ScsiException(SenseKey.ILLEGAL_REQUEST, Asc.INVALID_COMMAND_OPERATION_CODE);
         }

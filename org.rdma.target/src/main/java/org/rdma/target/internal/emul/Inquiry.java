@@ -56,8 +56,8 @@ final class Inquiry {
 
     /**
      * Standard INQUIRY data (SPC-4 6.6.2): direct-access block device, not removable, SPC-4,
-     * HISUP and response format 2, CMDQUE; vendor, product (the backstore type), revision; version
-     * descriptors.
+     * HISUP and response format 2, PROTECT with protection information, CMDQUE; vendor, product
+     * (the backstore type), revision; version descriptors.
      */
     static byte[] standard(ScsiDevice dev) {
         byte[] b = new byte[58 + 2 * VERSIONS.length];
@@ -65,6 +65,7 @@ final class Inquiry {
         b[2] = 0x06;
         b[3] = 0x12;
         b[4] = (byte) (b.length - 5);
+        b[5] = (byte) (dev.protectionType() != 0 ? 0x01 : 0);
         b[7] = 0x02;
         ascii(b, 8, DeviceIdentity.VENDOR, 8);
         ascii(b, 16, dev.backstore().type().toUpperCase(java.util.Locale.ROOT), 16);
@@ -144,11 +145,17 @@ final class Inquiry {
     }
 
     /**
-     * Extended INQUIRY Data (SPC-4 7.8.7): HEADSUP, ORDSUP and SIMPSUP (the task attributes the
-     * queue honours), V_SUP when a write cache is emulated.
+     * Extended INQUIRY Data (SPC-4 7.8.7): with protection information SPT (the one type the
+     * device is formatted with: 000b type 1, 010b type 2, 100b type 3), GRD_CHK and APP_CHK, and
+     * REF_CHK but for type 3; HEADSUP, ORDSUP and SIMPSUP (the task attributes the queue honours),
+     * V_SUP when a write cache is emulated.
      */
     private static byte[] extendedInquiry(ScsiDevice dev) {
         byte[] b = new byte[0x3C];
+        int type = dev.protectionType();
+        if (type != 0) {
+            b[0] = (byte) ((type - 1) << 4 | 0x06 | (type != 3 ? 0x01 : 0));
+        }
         b[1] = 0x07;
         b[2] = (byte) (dev.writeCacheEnabled() ? 0x01 : 0);
         return b;

@@ -90,10 +90,13 @@ final class ModePages {
             // Caching: WCE (byte 2 bit 2) changeable.
             new SimplePage(0x08, 0x12, List.of(Bit.changeable(2, 0x04, ScsiDevice::writeCacheEnabled,
                     d -> d.attributes().writeCache(), ScsiDevice::setWriteCacheEnabled)), new int[0]),
-            // Control: D_SENSE (byte 2 bit 2) and TAS (byte 5 bit 6) changeable; QUEUE ALGORITHM
-            // MODIFIER 1 (unrestricted reordering of SIMPLE tasks), busy timeout unlimited.
+            // Control: D_SENSE (byte 2 bit 2) and TAS (byte 5 bit 6) changeable; ATO (byte 5 bit 7)
+            // with protection information, whose application tags the device server never
+            // changes; QUEUE ALGORITHM MODIFIER 1 (unrestricted reordering of SIMPLE tasks), busy
+            // timeout unlimited.
             new SimplePage(0x0A, 0x0A, List.of(
                     Bit.changeable(2, 0x04, ScsiDevice::descriptorSense, d -> false, ScsiDevice::setDescriptorSense),
+                    Bit.fixed(5, 0x80, d -> d.protectionType() != 0),
                     Bit.changeable(5, 0x40, ScsiDevice::taskAbortedStatus, d -> true, ScsiDevice::setTaskAbortedStatus)),
                     new int[] {3, 0x10, 8, 0xFF, 9, 0xFF}),
             // Informational exceptions control: DEXCPT (byte 2 bit 3) changeable; nothing to report.

@@ -6,6 +6,7 @@ import org.rdma.scsi.Cdb;
 import org.rdma.scsi.ScsiException;
 import org.rdma.scsi.Sense;
 import org.rdma.scsi.SenseKey;
+import org.rdma.target.internal.device.ScsiDevice;
 
 /**
  * Logical block provisioning (SBC-3 4.7): WRITE SAME with and without UNMAP, UNMAP and GET LBA
@@ -155,5 +156,20 @@ final class Provisioning {
             b.putInt(0, 4 + 16 * n);
             x.respond(java.util.Arrays.copyOf(b.array(), 8 + 16 * n));
         });
+    }
+
+    /** The blocks a thin device has mapped (all of them for a device that is not thin). */
+    static long mappedBlocks(ScsiDevice dev) {
+        var store = dev.backstore();
+        long n = dev.blockCount();
+        long mapped = 0;
+        for (long lba = 0; lba < n;) {
+            long run = store.runLength(lba, n - lba);
+            if (store.isMapped(lba)) {
+                mapped += run;
+            }
+            lba += run;
+        }
+        return mapped;
     }
 }

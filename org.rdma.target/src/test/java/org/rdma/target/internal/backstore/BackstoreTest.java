@@ -114,4 +114,31 @@ class BackstoreTest {
         assertEquals(7, b[10 * 512]);
         assertEquals(128, r.unmapGranularity());
     }
+
+    @Test
+    void fileioKeepsProtectionInformationComplementedBesideTheData() throws Exception {
+        Path f = dir.resolve("pi.img");
+        ByteBuffer tuple = ByteBuffer.wrap(new byte[] {0x12, 0x34, 0, 0, 0, 0, 0, 5});
+        try (FileioBackstore s = FileioBackstore.open(f, 64 * 512, 512, true, 1, FileioBackstore.FILES)) {
+            assertEquals(1, s.protectionType());
+            ByteBuffer unwritten = ByteBuffer.allocate(16);
+            s.readPi(3, unwritten);
+            assertArrayEquals(fill(16, 0xFF).array(), unwritten.array(), "formatting wrote nothing: zeros read as all ones");
+            s.writePi(5, tuple.duplicate());
+        }
+        byte[] raw = Files.readAllBytes(dir.resolve("pi.img" + FileioBackstore.PI_SUFFIX));
+        assertEquals(48, raw.length);
+        assertArrayEquals(new byte[] {(byte) 0xED, (byte) 0xCB, -1, -1, -1, -1, -1, (byte) 0xFA}, java.util.Arrays.copyOfRange(raw, 40, 48));
+        try (FileioBackstore s = FileioBackstore.open(f, 0, 512, true, 1, FileioBackstore.FILES)) {
+            ByteBuffer back = ByteBuffer.allocate(8);
+            s.readPi(5, back);
+            assertArrayEquals(tuple.array(), back.array());
+            s.unmap(4, 2);
+            s.readPi(5, back.clear());
+            assertArrayEquals(fill(8, 0xFF).array(), back.array(), "an unmapped block's tuple is the escape again");
+        }
+        assertEquals("EINVAL: protection type 4 is not 0 to 3", assertThrows(IllegalArgumentException.class,
+                () -> FileioBackstore.open(f, 0, 512, false, 4, FileioBackstore.FILES)).getMessage());
+        assertThrows(UnsupportedOperationException.class, () -> new RamdiskBackstore(1 << 20, 512).readPi(0, ByteBuffer.allocate(8)));
+    }
 }

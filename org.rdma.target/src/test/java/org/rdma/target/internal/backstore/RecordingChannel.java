@@ -19,10 +19,13 @@ public final class RecordingChannel implements BlockChannel {
         this.log = log;
     }
 
-    /** An opener whose channels log under "data" (the data file) or "map" (its allocation map). */
+    /** An opener whose channels log under "data" (the data file), "map" (its allocation map) or "pi". */
     public static FileioBackstore.Opener opener(List<String> log) {
-        return f -> new RecordingChannel(FileioBackstore.FILES.open(f),
-                f.getFileName().toString().endsWith(FileioBackstore.MAP_SUFFIX) ? "map" : "data", log);
+        return f -> {
+            String n = f.getFileName().toString();
+            return new RecordingChannel(FileioBackstore.FILES.open(f), n.endsWith(FileioBackstore.MAP_SUFFIX) ? "map"
+                    : n.endsWith(FileioBackstore.PI_SUFFIX) ? "pi" : "data", log);
+        };
     }
 
     @Override

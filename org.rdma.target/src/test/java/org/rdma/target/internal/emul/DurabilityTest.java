@@ -31,7 +31,12 @@ class DurabilityTest {
     private Harness h;
 
     private void open(boolean thin, boolean writeCache) throws Exception {
-        FileioBackstore store = FileioBackstore.open(dir.resolve("d.img"), 4096 * 512, 512, thin, RecordingChannel.opener(log));
+        open(thin, writeCache, 0);
+    }
+
+    private void open(boolean thin, boolean writeCache, int protectionType) throws Exception {
+        FileioBackstore store = FileioBackstore.open(dir.resolve("d.img"), 4096 * 512, 512, thin, protectionType,
+                RecordingChannel.opener(log));
         h = new Harness(Harness.device(store, DeviceAttributes.DEFAULTS.withThinProvisioning(thin).withWriteCache(writeCache)),
                 log);
         log.clear();
@@ -53,7 +58,7 @@ class DurabilityTest {
     private static void assertStableBeforeStatus(List<String> events) {
         int status = events.indexOf("status GOOD");
         assertEquals(events.size() - 1, status, () -> "status is not last: " + events);
-        for (String ch : new String[] {"data", "map"}) {
+        for (String ch : new String[] {"data", "map", "pi"}) {
             int lastWrite = -1;
             for (int i = 0; i < status; i++) {
                 if (events.get(i).startsWith("write " + ch + " ")) {
@@ -117,5 +122,22 @@ class DurabilityTest {
         assertFalse(forced(w));
         List<String> sync = run(Cdb.synchronizeCache16(0, 0), new byte[0]);
         assertEquals(List.of("force data", "force map", "status GOOD"), sync);
+    }
+
+    @Test
+    void protectionInformationIsForcedWithItsData() throws Exception {
+        open(true, false, 1);
+        byte[] blockAndTuple = new byte[520];
+        blockAndTuple[512 + 7] = 8;
+        byte[] cdb = Cdb.write10(8, 1, 0);
+        cdb[1] |= 1 << 5;
+        List<String> w = run(cdb, blockAndTuple);
+        assertEquals(List.of("write map 1+1", "write data 4096+512", "write pi 64+8"), w.subList(0, 3),
+                "data before its tuple: a crash between them leaves a guard that a read reports");
+        assertStableBeforeStatus(w);
+        byte[] p = Cdb.unmapParameterList(8, 1);
+        List<String> u = run(Cdb.unmap(p.length), p);
+        assertTrue(u.contains("write pi 64+8"), u::toString);
+        assertStableBeforeStatus(u);
     }
 }

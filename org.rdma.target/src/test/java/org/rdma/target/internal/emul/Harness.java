@@ -2,7 +2,6 @@ package org.rdma.target.internal.emul;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
@@ -13,6 +12,7 @@ import java.util.List;
 import org.rdma.scsi.Asc;
 import org.rdma.scsi.Lun;
 import org.rdma.scsi.ScsiException;
+import org.rdma.scsi.ScsiStatus;
 import org.rdma.scsi.Sense;
 import org.rdma.scsi.SenseKey;
 import org.rdma.target.fabric.DataDirection;
@@ -55,10 +55,10 @@ final class Harness implements Nexus {
         return new ScsiDevice("disk0", store, attrs, DeviceIdentity.of(SERIAL, DeviceIdentity.DEFAULT_COMPANY_ID));
     }
 
-    /** The outcome of one command: the sense of a CHECK CONDITION (else null) and the data-in. */
-    record Result(Sense sense, byte[] data, DataDirection dir) {
+    /** The outcome of one command: its status, the sense of a CHECK CONDITION (else null) and the data-in. */
+    record Result(ScsiStatus status, Sense sense, byte[] data, DataDirection dir) {
         Result good() {
-            assertNull(sense, () -> "expected GOOD, got CHECK CONDITION " + sense);
+            assertEquals(ScsiStatus.GOOD, status, () -> "expected GOOD, got " + status + " " + sense);
             return this;
         }
     }
@@ -79,11 +79,11 @@ final class Harness implements Nexus {
             events.add("status GOOD");
             byte[] in = new byte[c.dataInLength()];
             c.data().duplicate().clear().get(in);
-            return new Result(null, in, c.direction());
+            return new Result(ScsiStatus.GOOD, null, in, c.direction());
         } catch (ScsiException e) {
-            events.add("status CHECK CONDITION");
-            assertNotNull(e.sense());
-            return new Result(e.sense(), new byte[0], c.direction());
+            events.add("status " + e.status().name().replace('_', ' '));
+            assertEquals(e.status() == ScsiStatus.CHECK_CONDITION, e.sense() != null, "sense comes with CHECK CONDITION only");
+            return new Result(e.status(), e.sense(), new byte[0], c.direction());
         }
     }
 

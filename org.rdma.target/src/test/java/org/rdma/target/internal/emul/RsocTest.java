@@ -39,10 +39,10 @@ class RsocTest {
         byte[] all = h.run(Cdb.reportSupportedOperationCodes(false, 0, 0, 0, 4096)).good().data();
         int n = (all.length - 4) / 8;
         assertEquals(all.length - 4, Cdb.get(all, 0, 4));
-        assertEquals(48, n, "commands of a device without thin provisioning (PERSISTENT RESERVE IN/OUT once per service action)");
+        assertEquals(50, n, "commands of a device without thin provisioning (PERSISTENT RESERVE IN/OUT once per service action)");
         assertArrayEquals(hex("00 00 0000 00 00 0006"), java.util.Arrays.copyOfRange(all, 4, 12));
         // SERVICE ACTION IN(16) READ CAPACITY(16): SERVACTV.
-        int rc16 = 4 + 8 * 41;
+        int rc16 = 4 + 8 * 43;
         assertArrayEquals(hex("9e 00 0010 00 01 0010"), java.util.Arrays.copyOfRange(all, rc16, rc16 + 8));
         byte[] withTimeouts = h.run(Cdb.reportSupportedOperationCodes(true, 0, 0, 0, 4096)).good().data();
         assertEquals(4 + 20 * n, withTimeouts.length);

@@ -10,6 +10,7 @@ import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.rdma.scsi.Asc;
 import org.rdma.scsi.Cdb;
+import org.rdma.scsi.Opcode;
 import org.rdma.scsi.SenseKey;
 import org.rdma.target.internal.device.DeviceAttributes;
 
@@ -23,6 +24,37 @@ class SbcTest {
             b[i] = (byte) (seed + i * 7);
         }
         return b;
+    }
+
+    @Test
+    void orwriteOrsTheDataOutIntoTheBlocks() {
+        byte[] a5 = new byte[3 * 512];
+        java.util.Arrays.fill(a5, (byte) 0xA5);
+        byte[] x5a = new byte[3 * 512];
+        java.util.Arrays.fill(x5a, (byte) 0x5A);
+        h.run(Cdb.orwrite16(1021, 3, Cdb.DPO | Cdb.FUA), a5).good();
+        assertArrayEquals(a5, h.run(Cdb.read16(1021, 3, 0)).good().data());
+        h.run(Cdb.orwrite16(1021, 3, 0), x5a).good();
+        byte[] ff = new byte[3 * 512];
+        java.util.Arrays.fill(ff, (byte) 0xFF);
+        assertArrayEquals(ff, h.run(Cdb.read16(1021, 3, 0)).good().data());
+        h.run(Cdb.orwrite16(0, 0, 0)).good();
+        h.expect(SenseKey.ILLEGAL_REQUEST, Asc.LOGICAL_BLOCK_ADDRESS_OUT_OF_RANGE, Cdb.orwrite16(1025, 0, 0));
+        h.expect(SenseKey.ILLEGAL_REQUEST, Asc.LOGICAL_BLOCK_ADDRESS_OUT_OF_RANGE, Cdb.orwrite16(-1, 0, 0));
+        for (int orprotect = 1; orprotect < 8; orprotect++) {
+            h.expectInvalidField(Cdb.orwrite16(0, 1, orprotect << 5), 1, 7);
+        }
+        assertEquals((byte) 0xF8, h.run(Cdb.reportSupportedOperationCodes(false, 1, Opcode.ORWRITE_16, 0, 64)).good().data()[5],
+                "DPO and FUA in the usage data");
+    }
+
+    @Test
+    void aReadLongerThanAnyAllocationLengthComesWhole() {
+        Harness big = Harness.ramdisk(4096, 512, DeviceAttributes.DEFAULTS);
+        byte[] data = new byte[2048 * 512];
+        new java.util.Random(5).nextBytes(data);
+        big.run(Cdb.write10(100, 2048, 0), data).good();
+        assertArrayEquals(data, big.run(Cdb.read10(100, 2048, 0)).good().data(), "1 MiB: four times the allocation cap");
     }
 
     @Test
