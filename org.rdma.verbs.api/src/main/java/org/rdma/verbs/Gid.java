@@ -79,6 +79,19 @@ public final class Gid {
         return (subnetPrefix >>> 56) == 0xff;
     }
 
+    /**
+     * {@code rdma_is_multicast_addr()}: an ff00::/8 GID, or an IPv4-mapped 224.0.0.0/4 one (the
+     * MGID of an IPv4 group on a RoCE v2 port).
+     */
+    public boolean isMulticastAddr() {
+        return isMulticastAddr(subnetPrefix, interfaceId);
+    }
+
+    /** {@link #isMulticastAddr()} of the GID {@code hi:lo}, for datapaths that keep GIDs as two longs. */
+    public static boolean isMulticastAddr(long hi, long lo) {
+        return (hi >>> 56) == 0xff || hi == 0 && (lo >>> 32) == 0xffff && (lo & 0xF000_0000L) == 0xE000_0000L;
+    }
+
     /** Whether this is an IPv4-mapped GID ({@code ipv6_addr_v4mapped()}). */
     public boolean isV4Mapped() {
         return subnetPrefix == 0 && (interfaceId >>> 32) == 0xffff;

@@ -38,6 +38,18 @@ class GidTest {
     }
 
     @Test
+    void multicastAddrTakesIpv4GroupsAsRoceV2Does() {
+        assertTrue(Gid.parse("ff0e::1:2").isMulticastAddr());
+        assertTrue(Gid.parse("::ffff:224.1.2.3").isMulticastAddr());
+        assertTrue(Gid.parse("::ffff:239.255.255.255").isMulticastAddr());
+        assertFalse(Gid.parse("::ffff:224.1.2.3").isMulticast(), "isMulticast is the IB rule: ff00::/8 only");
+        assertFalse(Gid.parse("::ffff:223.255.255.255").isMulticastAddr());
+        assertFalse(Gid.parse("::ffff:240.0.0.1").isMulticastAddr());
+        assertFalse(Gid.parse("::e001:203").isMulticastAddr(), "224.1.2.3 in a GID that is not IPv4-mapped");
+        assertFalse(Gid.parse("fe80::1").isMulticastAddr());
+    }
+
+    @Test
     void badInputNamesEinval() {
         RdmaException e = assertThrows(RdmaException.class, () -> Gid.parse("not a gid"));
         assertEquals(Errno.EINVAL, e.errno());
