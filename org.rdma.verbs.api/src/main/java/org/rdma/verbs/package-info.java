@@ -47,7 +47,8 @@
  * being published.</li>
  * </ol>
  *
- * <p>1.5: {@link org.rdma.verbs.Gid#isMulticastAddr()}, multicast GIDs as RoCE v2 has them.
+ * <p>1.5: {@link org.rdma.verbs.Gid#isMulticastAddr()}, multicast GIDs as RoCE v2 has them;
+ * {@link org.rdma.verbs.Gid#ntop()}, a GID as the C tools print it.
  *
  * <p>1.4: {@link org.rdma.verbs.HwStats}, a port's hardware counters.
  *

@@ -50,6 +50,15 @@ class GidTest {
     }
 
     @Test
+    void ntopPrintsAsGlibc() {
+        assertEquals("::ffff:224.1.2.3", Gid.parse("::ffff:224.1.2.3").ntop());
+        assertEquals("ff0e::1:2", Gid.parse("ff0e:0:0:0:0:0:1:2").ntop());
+        assertEquals("fe80::2:c903:0:1", Gid.parse("fe80:0:0:0:2:c903:0:1").ntop());
+        assertEquals("1:0:2::", Gid.parse("1:0:2:0:0:0:0:0").ntop());
+        assertEquals("::", Gid.ZERO.ntop());
+    }
+
+    @Test
     void badInputNamesEinval() {
         RdmaException e = assertThrows(RdmaException.class, () -> Gid.parse("not a gid"));
         assertEquals(Errno.EINVAL, e.errno());
