@@ -82,6 +82,8 @@ public final class RxeDevice implements RvtDriver {
     final AtomicLong gidChanges = new AtomicLong();
     /** Datagrams dropped by the fault hook ({@link RxeParams#rxDropProbability}). */
     final AtomicLong rxFaultDrops = new AtomicLong();
+    /** IPv4 UD datagrams accepted with the Identification recovered from their ICRC ({@link Ipv4Ident}). */
+    final AtomicLong rxIdentRecovered = new AtomicLong();
     /** Multicast groups joined on the interface ({@link #mcastAdd}). */
     final AtomicLong mcastJoins = new AtomicLong();
     /** Multicast groups left ({@link #mcastDel}). */
@@ -315,6 +317,11 @@ public final class RxeDevice implements RvtDriver {
     /** @return datagrams the fault hook dropped on receive */
     public long rxFaultDrops() {
         return rxFaultDrops.get();
+    }
+
+    /** @return IPv4 UD datagrams accepted with the Identification recovered from their ICRC */
+    public long rxIdentRecovered() {
+        return rxIdentRecovered.get();
     }
 
     /** @return multicast groups joined on the interface since the device was added */

@@ -113,6 +113,8 @@ final class RxeNet implements AutoCloseable {
     private final Consumer<SelectionKey> onReadable = this::drain;
     /** A receive slot taken but not filled yet (receive thread only). */
     private RxSlot spare;
+    /** Recovers IPv4 Identifications; used by the receive thread only. */
+    private final Ipv4Ident ident = new Ipv4Ident();
     /** The fault hook's decisions; used by the receive thread only. */
     private final SplittableRandom dropRandom;
     /** Peers whose IPv4 ICRC mismatch was logged, each once; bounded, as the addresses come from the wire. */
@@ -692,7 +694,8 @@ final class RxeNet implements AutoCloseable {
         if (icrcNoticed.size() < 64 && icrcNoticed.add(peer)) {
             LOG.log(System.Logger.Level.WARNING, "{0}: bad ICRC from {1} (counted as icrc_err): over IPv4 this most "
                     + "likely means the peer covered another IP Identification than 0 (Linux rxe and RoCE NICs "
-                    + "do); IPv6 GIDs interoperate", params.netdev, peer.getHostAddress());
+                    + "do), which only UD datagrams survive here; IPv6 GIDs interoperate", params.netdev,
+                    peer.getHostAddress());
         }
     }
 
@@ -709,15 +712,18 @@ final class RxeNet implements AutoCloseable {
         }
         RvtPacket r = s.pkt;
         int verdict = RxeWire.decode(s.bb, s.bb.position() - HEADROOM, s.head, senderBytes(srcIp), from.getPort(),
-                local.bytes(), params.udpPort, r);
+                local.bytes(), params.udpPort, r, ident);
         if (verdict == RxeWire.RX_BAD_ICRC) {
             dev.rxCrcErrors.incrementAndGet();
             if (srcIp instanceof Inet4Address) {
                 noticeIpv4Icrc(srcIp);
             }
-        } else if (verdict != RxeWire.RX_OK) {
+        } else if (verdict == RxeWire.RX_MALFORMED) {
             dev.rxDropped.incrementAndGet();
         } else {
+            if (verdict == RxeWire.RX_OK_IDENT) {
+                dev.rxIdentRecovered.incrementAndGet();
+            }
             dev.rxPackets.incrementAndGet();
             dev.deliver(r);
         }
