@@ -183,6 +183,49 @@ class RxeMulticastTest {
         }
     }
 
+    /**
+     * A device sending to a group it has members of gets its own datagram back (IP_MULTICAST_LOOP,
+     * as the Linux rxe's UDP socket gets its host's), the sending QP included, as Linux rxe delivers.
+     */
+    @Test
+    void theSendersOwnDeviceDeliversToItsMembers() {
+        // A with its own port as destination: what it sends to the group comes back to it
+        pair.da.close();
+        RxeParams p = new RxeParams();
+        p.netdev = "lo";
+        p.udpPort = pair.portA;
+        p.bindAddresses.add("127.0.0.1");
+        p.clock = pair.clock;
+        RxeDevice a = new RxeDevice(p);
+        try {
+            Host ha = new Host(a.provider());
+            Ops own = new Ops(ha, ha, Ops.realTime(), () -> Pair.av(ha, GROUP), () -> Pair.av(ha, GROUP),
+                    org.rdma.verbs.Mtu.MTU_1024);
+            Host.Qp sender = ud(ha, own.pa);
+            Host.Qp member = ud(ha, own.pb);
+            sender.p().attachMcast(MGID, 0);
+            member.p().attachMcast(MGID, 0);
+            org.rdma.verbs.RecvWr r = new org.rdma.verbs.RecvWr();
+            r.sg(new Sge(Ops.IOVA + 8192, 1024 + GRH, own.ma.lkey()));
+            assertEquals(0, sender.p().postRecv(r, null));
+            own.recv(member, null, 2, 2048, 1024 + GRH);
+            SendWr w = Ops.wr(WrOpcode.SEND, 9, new Sge(Ops.IOVA + 300, 500, own.ma.lkey()));
+            w.ah = ha.createAh(own.pa, Pair.av(ha, GROUP)).core();
+            w.remoteQpn = MULTICAST_QPN;
+            w.remoteQkey = Ops.QKEY;
+            assertEquals(0, sender.p().postSend(w, null));
+            own.one(sender.scq());
+            for (Host.Qp q : List.of(member, sender)) {
+                Wc c = own.one(q.rcq());
+                assertEquals(500 + GRH, c.byteLen);
+                assertEquals(sender.qpn(), c.srcQp);
+            }
+            assertEquals(1, a.mcastJoins());
+        } finally {
+            a.close();
+        }
+    }
+
     @Test
     void closingTheDeviceClosesItsGroupSockets() {
         Host.Qp q = ud(pair.hb, ops.pb);
