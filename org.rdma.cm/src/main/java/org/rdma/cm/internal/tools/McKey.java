@@ -37,7 +37,8 @@ import org.rdma.verbs.time.IbClock;
  * mckey (librdmacm/examples/mckey.c) as an event-driven machine. Each of {@code connections} UD ids
  * resolves the group address ({@code -m}; an unmapped {@code AF_IB} MGID, {@code -M}, needs no
  * resolution), gets a QP and a buffer of {@code message_size} + 40 bytes (the GRH), posts
- * {@code message_count} receives unless it is the sender, and joins the group as a full member;
+ * {@code message_count} receives unless it is the sender, and joins the group as a full member
+ * (a send-only one with {@code -o});
  * once every join is in, it pauses as mckey does (three seconds for the SM to program the switches),
  * then the sender posts {@code message_count} SENDs with immediate data (its QPN) to the group's
  * address vector, QPN 0xFFFFFF and Q_Key, and a receiver waits for as many receives; then every id
@@ -61,6 +62,8 @@ public final class McKey {
         public SocketAddress src;
         /** {@code -s}: send rather than receive. */
         public boolean sender;
+        /** {@code -o}: join as a send-only full member (the QP is not attached). */
+        public boolean sendOnly;
         /** {@code -c}. */
         public int connections = 1;
         /** {@code -C}. */
@@ -215,7 +218,8 @@ public final class McKey {
             return;
         }
         try {
-            cm.joinMulticast(n.id, o.dst, McMemberRecord.FULLMEMBER_JOIN, n);
+            cm.joinMulticast(n.id, o.dst, o.sendOnly ? McMemberRecord.SENDONLY_FULLMEMBER_JOIN
+                    : McMemberRecord.FULLMEMBER_JOIN, n);
         } catch (RdmaException e) {
             o.out.println("mckey: failure joining: " + e.getMessage());
             connectError(e.errno().negative());

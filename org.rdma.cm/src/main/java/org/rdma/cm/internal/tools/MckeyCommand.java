@@ -18,9 +18,10 @@ import org.rdma.verbs.time.IbClock;
 
 /**
  * {@code mckey -m multicast_address [-M unmapped_multicast_address] [-s] [-b bind_address]
- * [-c connections] [-C message_count] [-S message_size] [-p port_space]}: librdmacm's mckey. Without
- * {@code -s} it joins and receives {@code -C} datagrams of {@code -S} bytes; with {@code -s} it
- * joins and sends them to the group. {@code -p} is {@code 0x111} (UDP, the default) or {@code 0x2}
+ * [-c connections] [-C message_count] [-S message_size] [-p port_space] [-o]}: librdmacm's mckey
+ * (rdma-core 44's options but {@code -l}, which needs a QP that does not loop its own multicast
+ * back). Without {@code -s} it joins and receives {@code -C} datagrams of {@code -S} bytes; with
+ * {@code -s} it joins and sends them to the group; {@code -o} joins as a send-only member. {@code -p} is {@code 0x111} (UDP, the default) or {@code 0x2}
  * (IPoIB). Ours: {@code --timeout SECONDS} ends a receiver still waiting (mckey waits for ever)
  * with {@code ETIMEDOUT}, {@code --pause MS} replaces mckey's three-second pause after the joins.
  * Prints what mckey prints, ending with {@code test complete} and {@code return status N}. The
@@ -30,7 +31,8 @@ import org.rdma.verbs.time.IbClock;
 public class MckeyCommand {
     static final String USAGE = "mckey -m multicast_address [-M unmapped_multicast_address (replaces -m and requires"
             + " -b)] [-s(ender)] [-b bind_address] [-c connections] [-C message_count] [-S message_size]"
-            + " [-p port_space - 0x111 for UDP (default), 0x2 for IPOIB] [--timeout SECONDS] [--pause MS]";
+            + " [-p port_space - 0x111 for UDP (default), 0x2 for IPOIB] [-o join as a send-only full-member]"
+            + " [--timeout SECONDS] [--pause MS]";
     private final RdmaCmService cm;
     private final IbClock clock;
 
@@ -75,7 +77,7 @@ public class MckeyCommand {
         return ret;
     }
 
-    private static final String SPEC = "m:M:sb:c:C:S:p:";
+    private static final String SPEC = "m:M:sb:c:C:S:p:o";
     private static final List<String> LONGS = List.of("timeout", "pause");
 
     /** mckey's options, checked as mckey checks them. */
@@ -91,6 +93,7 @@ public class MckeyCommand {
                     + Integer.toHexString(ps));
         }
         o.sender = a.has("s");
+        o.sendOnly = a.has("o");
         o.connections = a.number("c", 1, 1, 1024, USAGE);
         o.messageCount = a.number("C", 10, 0, 1 << 20, USAGE);
         o.messageSize = a.number("S", 100, 0, 1 << 16, USAGE);

@@ -18,8 +18,8 @@ import org.rdma.verbs.Gid;
  * The RDMA CM's multicast join over rxe ({@code cma_iboe_join_multicast()}: no SA, the MGID the
  * IPv4-mapped group address, Q_Key {@code RDMA_UDP_QKEY}) between two devices on {@code lo}, each
  * with its own connection managers, as two processes would have them: mckey receives on one and
- * sends from the other, and the receiving device joins the IP group for the CM's QP and leaves it
- * with the CM.
+ * sends from the other (a send-only member), and the receiving device joins the IP group for the
+ * CM's QP and leaves it with the CM.
  */
 class RxeCmMulticastTest {
     private static final String GROUP = "239.77.2.1";
@@ -53,13 +53,14 @@ class RxeCmMulticastTest {
             Pair.await(() -> lines(rbuf).contains(joined), 10_000, "the receiver to join: " + rbuf);
             assertEquals(Set.of(Gid.parse("::ffff:" + GROUP)), b.rxe.mcastGroups(), "the CM's QP joined the group");
             int status = new MckeyCommand(cma.cm, a.clock).run(new PrintStream(sbuf, true, StandardCharsets.UTF_8),
-                    "-m", GROUP, "-b", "127.0.0.1", "-s", "-C", "20", "-S", "1000", "--pause", "100");
+                    "-m", GROUP, "-b", "127.0.0.1", "-s", "-o", "-C", "20", "-S", "1000", "--pause", "100");
             assertEquals(0, status, sbuf.toString(StandardCharsets.UTF_8));
             assertEquals(0, (int) receiver.get(30, TimeUnit.SECONDS), rbuf.toString(StandardCharsets.UTF_8));
             assertEquals(List.of("mckey: starting server", "mckey: joining", joined, "receiving data transfers",
                     "data transfers complete", "test complete", "return status 0"), lines(rbuf));
             assertEquals(List.of("mckey: starting client", "mckey: joining", joined, "initiating data transfers",
                     "data transfers complete", "test complete", "return status 0"), lines(sbuf));
+            assertEquals(0, a.rxe.mcastJoins(), "a send-only member (-o) is not attached, so it joins nothing");
             assertEquals(1, b.rxe.mcastJoins());
             assertEquals(1, b.rxe.mcastLeaves(), "leaving the group left the IP group");
             assertEquals(Set.of(), b.rxe.mcastGroups());
