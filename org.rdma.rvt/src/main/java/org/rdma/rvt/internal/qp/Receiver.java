@@ -82,7 +82,8 @@ public final class Receiver {
     }
 
     private void multicast(int port, RvtPacket pkt) {
-        if (Opcodes.transport(pkt.opcode) != Opcodes.UD || !pkt.hasGrh || !Gid.isMulticastAddr(pkt.dgidHi, pkt.dgidLo)) {
+        if (Opcodes.transport(pkt.opcode) != Opcodes.UD || !pkt.hasGrh
+                || !Gid.isMulticastAddr(pkt.dgidHi, pkt.dgidLo)) {
             drop(pkt);
             return;
         }
