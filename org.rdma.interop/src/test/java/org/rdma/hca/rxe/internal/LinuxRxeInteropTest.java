@@ -356,7 +356,13 @@ class LinuxRxeInteropTest {
             }
         }
         assertTrue(h >= 0 && h + 1 < out.size(), "a result table in " + out);
-        Matcher m = BW_ROW.matcher(out.get(h + 1));
+        // perftest may print a warning between header and row ("Correlation coefficient r^2: 0.85 < 0.9"
+        // when the cycle counter looked unsteady, as on a busy host)
+        int r = h + 1;
+        if (r + 1 < out.size() && out.get(r).startsWith("Correlation coefficient")) {
+            r++;
+        }
+        Matcher m = BW_ROW.matcher(out.get(r));
         assertTrue(m.matches(), "a result row after the header: " + out);
         return m;
     }
