@@ -398,9 +398,8 @@ class LinuxRxeInteropTest {
     void rpingLinuxServer(int count, int size) throws Exception {
         int port = nextTcpPort++;
         try (CmRxe cms = new CmRxe(local);
-                PeerProcess server = guest.start("rping -s -d -a " + GUEST_IP6 + " -p " + port + " -C " + count
-                        + " -S " + size)) {
-            server.awaitLine("rdma_listen"::equals, WAIT_MS);
+                PeerProcess server = guest.startCmServer("rping -s -d -a " + GUEST_IP6 + " -p " + port + " -C " + count
+                        + " -S " + size, port)) {
             java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
             Rping.Options o = new Rping.Options();
             o.out = new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8);
