@@ -356,6 +356,33 @@ wait_ports_active "$t3" 60 "rdma:driver-load mlx4sim"
 check_default_devices
 log "rdma:driver-load mlx4sim: mlx4_0 and mlx4_1 back, every port ACTIVE after ${ACTIVE_MS} ms"
 
+# ---------------------------------------------------------------- targetcli (rdma-target)
+# LIO's object tree through targetcli's paths, as in the embedded runtime: Config Admin factory
+# configurations behind it, so 'config:list' shows them; clearconfig removes them again.
+IQN=iqn.2026-11.org.rdma:karaf-it
+run "targetcli /backstores/ramdisk create r0 16M"
+expect "Created ramdisk r0 with size 16M."
+run "targetcli /iscsi create $IQN"
+expect "Created target $IQN."
+run "targetcli /iscsi/$IQN/tpg1/portals delete 0.0.0.0 3260"
+run "targetcli /iscsi/$IQN/tpg1/portals create 127.0.0.1 13260"
+run "targetcli /iscsi/$IQN/tpg1/luns create /backstores/ramdisk/r0"
+expect "Created LUN 0."
+run "targetcli ls"
+expect "| o- ramdisk ................................................................................................ [Storage Objects: 1]"
+expect "o- $IQN "
+expect "| o- lun0 ..................................................................................................... [ramdisk/r0]"
+expect "o- 127.0.0.1:13260 "
+status=0
+out=$(kssh "targetcli /backstores/ramdisk delete r0") || status=$?
+{ echo "karaf@rdma> targetcli /backstores/ramdisk delete r0"; echo "$out"; echo "(exit $status)"; } >>"$TRANSCRIPT"
+grep -qF EBUSY <<<"$out" || die "deleting a backstore in use by a LUN did not report EBUSY: $out"
+run "targetcli clearconfig confirm=True"
+run "targetcli ls"
+expect "[Storage Objects: 0]"
+expect "[Targets: 0]"
+log "targetcli: ramdisk, iSCSI target, portal and LUN made, listed as targetcli lists them, EBUSY, cleared"
+
 # ---------------------------------------------------------------- unload under traffic, 20 cycles
 # Each cycle runs ib_write_bw between the RoCE ports of mlx4_0 and mlx4_1 in a second ssh
 # session and unloads the mlx4sim driver under it: the run must account for every write it

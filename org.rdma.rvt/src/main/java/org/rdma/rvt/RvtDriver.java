@@ -3,6 +3,7 @@ package org.rdma.rvt;
 import org.osgi.annotation.versioning.ConsumerType;
 import org.rdma.verbs.AhAttr;
 import org.rdma.verbs.Errno;
+import org.rdma.verbs.Gid;
 import org.rdma.verbs.PortAttr;
 import org.rdma.verbs.PortModify;
 import org.rdma.verbs.RdmaException;
@@ -56,6 +57,26 @@ public interface RvtDriver {
      */
     default int maxSegments(int port) {
         return 1;
+    }
+
+    /**
+     * {@code rxe_mcast_add()}: the first QP of the device attached to the multicast group
+     * {@code mgid} on {@code port}, so the port must start receiving it (join the IP group, add the
+     * link-level address). Called on the attaching thread, with the device's multicast table locked
+     * so joins and leaves of one group reach the driver in order; it must not call back into the
+     * transport.
+     *
+     * @throws RdmaException with the errno the attach then fails with (nothing stays attached)
+     */
+    default void mcastAdd(int port, Gid mgid) {
+    }
+
+    /**
+     * {@code rxe_mcast_del()}: the last QP left the group {@code mgid} (detach or destroy), so the
+     * port may stop receiving it. Called as {@link #mcastAdd} is; a failure is the driver's to
+     * count, as detaching and destroying cannot fail.
+     */
+    default void mcastDel(int port, Gid mgid) {
     }
 
     /**

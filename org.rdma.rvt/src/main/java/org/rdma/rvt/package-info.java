@@ -8,9 +8,12 @@
  * {@link org.rdma.rvt.RvtPacket} descriptors: transport headers in a byte array, the payload by
  * reference.
  *
+ * <p>1.4: {@link org.rdma.rvt.RvtDriver#mcastAdd} and {@link org.rdma.rvt.RvtDriver#mcastDel}, so a
+ * driver joins and leaves the groups its QPs attach to.
+ *
  * <p>1.1: INTEGRITY MRs ({@link org.rdma.rvt.RvtDevice#allocMrIntegrity}); rvt devices advertise
  * {@code IBK_INTEGRITY_HANDOVER} by default.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.3.0")
+@org.osgi.annotation.versioning.Version("1.4.0")
 package org.rdma.rvt;

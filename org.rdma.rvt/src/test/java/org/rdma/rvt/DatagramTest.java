@@ -1,6 +1,7 @@
 package org.rdma.rvt;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
@@ -20,6 +21,7 @@ import org.rdma.verbs.QpAttr;
 import org.rdma.verbs.QpAttrMask;
 import org.rdma.verbs.QpState;
 import org.rdma.verbs.QpType;
+import org.rdma.verbs.RdmaException;
 import org.rdma.verbs.SendWr;
 import org.rdma.verbs.Sge;
 import org.rdma.verbs.Wc;
@@ -205,6 +207,36 @@ class DatagramTest {
         rig.settle();
         assertEquals(1, Rig.drain(q1.rcq).size());
         assertEquals(0, Rig.drain(q2.rcq).size());
+    }
+
+    @Test
+    void theDriverJoinsAnMgidWithItsFirstQpAndLeavesWithItsLast() {
+        Gid mgid = Gid.parse("ff12:401b:ffff:0000:0000:0000:0000:0001");
+        String add = "add " + mgid;
+        String del = "del " + mgid;
+        List<String> calls = nb.driver.mcastCalls;
+        Node.Qp q1 = ud(nb, pb, QpType.UD, QKEY);
+        Node.Qp q2 = ud(nb, pb, QpType.UD, QKEY);
+        q1.p.attachMcast(mgid, 0xc001);
+        q2.p.attachMcast(mgid, 0xc001);
+        q2.p.attachMcast(mgid, 0xc002);
+        assertEquals(List.of(add), calls, "one join for the MGID, whatever the QPs and MLIDs");
+        q1.p.detachMcast(mgid, 0xc001);
+        q2.p.detachMcast(mgid, 0xc001);
+        assertEquals(List.of(add), calls, "q2 is still attached through MLID 0xc002");
+        q2.p.detachMcast(mgid, 0xc002);
+        assertEquals(List.of(add, del), calls);
+        q1.p.attachMcast(mgid, 0xc001);
+        q1.p.destroy();
+        assertEquals(List.of(add, del, add, del), calls, "destroying the last member leaves");
+
+        nb.driver.mcastAddFails = Errno.EADDRNOTAVAIL;
+        RdmaException e = assertThrows(RdmaException.class, () -> q2.p.attachMcast(mgid, 0xc001));
+        assertEquals(Errno.EADDRNOTAVAIL, e.errno(), "the driver's errno");
+        assertEquals(Errno.EINVAL, assertThrows(RdmaException.class, () -> q2.p.detachMcast(mgid, 0xc001)).errno(),
+                "a failed join leaves no group behind");
+        q2.p.attachMcast(mgid, 0xc001);
+        assertEquals(List.of(add, del, add, del, add), calls);
     }
 
     @Test

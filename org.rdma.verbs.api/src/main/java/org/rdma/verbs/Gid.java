@@ -79,6 +79,19 @@ public final class Gid {
         return (subnetPrefix >>> 56) == 0xff;
     }
 
+    /**
+     * {@code rdma_is_multicast_addr()}: an ff00::/8 GID, or an IPv4-mapped 224.0.0.0/4 one (the
+     * MGID of an IPv4 group on a RoCE v2 port).
+     */
+    public boolean isMulticastAddr() {
+        return isMulticastAddr(subnetPrefix, interfaceId);
+    }
+
+    /** {@link #isMulticastAddr()} of the GID {@code hi:lo}, for datapaths that keep GIDs as two longs. */
+    public static boolean isMulticastAddr(long hi, long lo) {
+        return (hi >>> 56) == 0xff || hi == 0 && (lo >>> 32) == 0xffff && (lo & 0xF000_0000L) == 0xE000_0000L;
+    }
+
     /** Whether this is an IPv4-mapped GID ({@code ipv6_addr_v4mapped()}). */
     public boolean isV4Mapped() {
         return subnetPrefix == 0 && (interfaceId >>> 32) == 0xffff;
@@ -101,6 +114,62 @@ public final class Gid {
         } catch (UnknownHostException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * The GID as glibc's {@code inet_ntop(AF_INET6)} prints it (the tools print GIDs so): lower-case
+     * hex groups without leading zeros, the longest run of two or more zero groups (the first, on
+     * a tie) as {@code ::}, and IPv4-mapped/compatible addresses with a dotted quad
+     * ({@code ::ffff:10.0.0.1}).
+     */
+    public String ntop() {
+        int[] w = new int[8];
+        for (int i = 0; i < 8; i++) {
+            long half = i < 4 ? subnetPrefix : interfaceId;
+            w[i] = (int) (half >>> (48 - 16 * (i % 4))) & 0xffff;
+        }
+        int bestBase = -1;
+        int bestLen = 0;
+        for (int i = 0; i < 8;) {
+            if (w[i] != 0) {
+                i++;
+                continue;
+            }
+            int j = i;
+            while (j < 8 && w[j] == 0) {
+                j++;
+            }
+            if (j - i > bestLen) {
+                bestBase = i;
+                bestLen = j - i;
+            }
+            i = j;
+        }
+        if (bestLen < 2) {
+            bestBase = -1;
+        }
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < 8; i++) {
+            if (bestBase >= 0 && i >= bestBase && i < bestBase + bestLen) {
+                if (i == bestBase) {
+                    sb.append(':');
+                }
+                continue;
+            }
+            if (i != 0) {
+                sb.append(':');
+            }
+            if (i == 6 && bestBase == 0 && (bestLen == 6 || (bestLen == 5 && w[5] == 0xffff))) {
+                sb.append(w[6] >>> 8).append('.').append(w[6] & 0xff).append('.')
+                        .append(w[7] >>> 8).append('.').append(w[7] & 0xff);
+                return sb.toString();
+            }
+            sb.append(Integer.toHexString(w[i]));
+        }
+        if (bestBase >= 0 && bestBase + bestLen == 8) {
+            sb.append(':');
+        }
+        return sb.toString();
     }
 
     /** Writes the 16 bytes in network order to {@code dst[off..]}. */

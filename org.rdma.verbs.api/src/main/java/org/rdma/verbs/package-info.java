@@ -47,6 +47,9 @@
  * being published.</li>
  * </ol>
  *
+ * <p>1.5: {@link org.rdma.verbs.Gid#isMulticastAddr()}, multicast GIDs as RoCE v2 has them;
+ * {@link org.rdma.verbs.Gid#ntop()}, a GID as the C tools print it.
+ *
  * <p>1.4: {@link org.rdma.verbs.HwStats}, a port's hardware counters.
  *
  * <p>1.1: signature (T10-PI) MRs ({@link org.rdma.verbs.SigAttrs}, {@link org.rdma.verbs.MrStatus},
@@ -54,5 +57,5 @@
  * and what {@code rdma_rw} reads from a QP and device.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.4.0")
+@org.osgi.annotation.versioning.Version("1.5.0")
 package org.rdma.verbs;

@@ -38,6 +38,27 @@ class GidTest {
     }
 
     @Test
+    void multicastAddrTakesIpv4GroupsAsRoceV2Does() {
+        assertTrue(Gid.parse("ff0e::1:2").isMulticastAddr());
+        assertTrue(Gid.parse("::ffff:224.1.2.3").isMulticastAddr());
+        assertTrue(Gid.parse("::ffff:239.255.255.255").isMulticastAddr());
+        assertFalse(Gid.parse("::ffff:224.1.2.3").isMulticast(), "isMulticast is the IB rule: ff00::/8 only");
+        assertFalse(Gid.parse("::ffff:223.255.255.255").isMulticastAddr());
+        assertFalse(Gid.parse("::ffff:240.0.0.1").isMulticastAddr());
+        assertFalse(Gid.parse("::e001:203").isMulticastAddr(), "224.1.2.3 in a GID that is not IPv4-mapped");
+        assertFalse(Gid.parse("fe80::1").isMulticastAddr());
+    }
+
+    @Test
+    void ntopPrintsAsGlibc() {
+        assertEquals("::ffff:224.1.2.3", Gid.parse("::ffff:224.1.2.3").ntop());
+        assertEquals("ff0e::1:2", Gid.parse("ff0e:0:0:0:0:0:1:2").ntop());
+        assertEquals("fe80::2:c903:0:1", Gid.parse("fe80:0:0:0:2:c903:0:1").ntop());
+        assertEquals("1:0:2::", Gid.parse("1:0:2:0:0:0:0:0").ntop());
+        assertEquals("::", Gid.ZERO.ntop());
+    }
+
+    @Test
     void badInputNamesEinval() {
         RdmaException e = assertThrows(RdmaException.class, () -> Gid.parse("not a gid"));
         assertEquals(Errno.EINVAL, e.errno());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.rdma.cm.internal.tools.Cmatose;
+import org.rdma.cm.internal.tools.McKey;
 import org.rdma.cm.internal.tools.Rping;
 import org.rdma.verbs.QpType;
 
@@ -155,6 +157,46 @@ class ToolsTest {
         assertEquals(4, server.timings().split("\n").length);
         client.close();
         server.close();
+        cn.assertNoLeaks();
+    }
+
+    @Test
+    void mckeyReceiverGetsEverySenderDatagram() {
+        cn = CmaNet.roce();
+        ByteArrayOutputStream rout = new ByteArrayOutputStream();
+        ByteArrayOutputStream sout = new ByteArrayOutputStream();
+        SocketAddress group = new InetSocketAddress(CmaNet.inet("224.5.6.7"), 0);
+        McKey.Options ro = new McKey.Options();
+        ro.dst = group;
+        ro.src = cn.addr(cn.b, 0);
+        ro.messageCount = 5;
+        ro.messageSize = 200;
+        ro.out = stream(rout);
+        McKey receiver = McKey.start(cn.cm, cn.net.clock, ro);
+        McKey.Options so = new McKey.Options();
+        so.dst = group;
+        so.src = cn.addr(cn.a, 0);
+        so.sender = true;
+        so.messageCount = 5;
+        so.messageSize = 200;
+        so.out = stream(sout);
+        McKey sender = McKey.start(cn.cm, cn.net.clock, so);
+        assertEquals(0, await(sender.done()));
+        assertEquals(0, await(receiver.done()));
+        String joined = "mckey: joined dgid: ::ffff:224.5.6.7 mlid 0x0 sl 0";
+        assertEquals(List.of("mckey: starting server", "mckey: joining", joined, "receiving data transfers",
+                "data transfers complete"), lines(rout));
+        assertEquals(List.of("mckey: starting client", "mckey: joining", joined, "initiating data transfers",
+                "data transfers complete"), lines(sout));
+        List<org.rdma.verbs.Wc> got = receiver.received();
+        assertEquals(5, got.size());
+        for (org.rdma.verbs.Wc w : got) {
+            assertEquals(200 + McKey.GRH, w.byteLen, "the message and the GRH");
+            assertTrue((w.wcFlags & org.rdma.verbs.WcFlags.WITH_IMM) != 0, "SEND with immediate data");
+        }
+        assertEquals(0, cn.cm.groupsJoined(), "both left the group");
+        receiver.close();
+        sender.close();
         cn.assertNoLeaks();
     }
 

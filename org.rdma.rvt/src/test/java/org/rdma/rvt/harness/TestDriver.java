@@ -27,6 +27,10 @@ public final class TestDriver implements RvtDriver {
     public volatile PortState state = PortState.ACTIVE;
     /** The longest train transmit takes (the device reads it when its port is refreshed). */
     public volatile int maxSegments = 1;
+    /** Every mcastAdd and mcastDel, in order, as "add MGID" / "del MGID". */
+    public final java.util.List<String> mcastCalls = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** The errno the next mcastAdd fails with, or null. */
+    public volatile org.rdma.verbs.Errno mcastAddFails;
 
     TestDriver(Wire wire, int lid, Gid gid) {
         this.wire = wire;
@@ -66,6 +70,21 @@ public final class TestDriver implements RvtDriver {
             return -11;
         }
         return wire.send(ep, pkt);
+    }
+
+    @Override
+    public void mcastAdd(int port, Gid mgid) {
+        org.rdma.verbs.Errno e = mcastAddFails;
+        if (e != null) {
+            mcastAddFails = null;
+            throw new org.rdma.verbs.RdmaException(e, "test: cannot join " + mgid);
+        }
+        mcastCalls.add("add " + mgid);
+    }
+
+    @Override
+    public void mcastDel(int port, Gid mgid) {
+        mcastCalls.add("del " + mgid);
     }
 
     @Override

@@ -150,45 +150,8 @@ final class CmaAddr {
         return (ip instanceof Inet6Address ? "[" + ntop(ip) + "]" : ip.getHostAddress()) + ":" + s.getPort();
     }
 
-    /** {@code inet_ntop()}: IPv6 in the RFC 5952 form (the longest run of two or more zero groups as "::"). */
+    /** {@code inet_ntop()}: IPv6 as glibc prints it ({@link Gid#ntop()}). */
     static String ntop(InetAddress ip) {
-        if (!(ip instanceof Inet6Address)) {
-            return ip.getHostAddress();
-        }
-        byte[] b = ip.getAddress();
-        int[] g = new int[8];
-        for (int i = 0; i < 8; i++) {
-            g[i] = (b[2 * i] & 0xFF) << 8 | (b[2 * i + 1] & 0xFF);
-        }
-        int bestStart = -1;
-        int bestLen = 1;
-        for (int i = 0; i < 8;) {
-            if (g[i] != 0) {
-                i++;
-                continue;
-            }
-            int j = i;
-            while (j < 8 && g[j] == 0) {
-                j++;
-            }
-            if (j - i > bestLen) {
-                bestStart = i;
-                bestLen = j - i;
-            }
-            i = j;
-        }
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < 8; i++) {
-            if (i == bestStart) {
-                sb.append("::");
-                i += bestLen - 1;
-                continue;
-            }
-            if (sb.length() > 0 && sb.charAt(sb.length() - 1) != ':') {
-                sb.append(':');
-            }
-            sb.append(Integer.toHexString(g[i]));
-        }
-        return sb.toString();
+        return ip instanceof Inet6Address ? Gid.of(ip.getAddress(), 0).ntop() : ip.getHostAddress();
     }
 }

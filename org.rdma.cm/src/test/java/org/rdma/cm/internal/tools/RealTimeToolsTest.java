@@ -112,6 +112,15 @@ class RealTimeToolsTest {
                 () -> new RpingCommand(net.cm).run(out, "-s", "-a", "10.9.9.9")).errno());
         assertEquals(Errno.EINVAL, assertThrows(RdmaException.class,
                 () -> new UcmatoseCommand(net.cm, net.clock).run(out, "-P", "udp")).errno());
+        MckeyCommand mckey = new MckeyCommand(net.cm, net.clock);
+        assertEquals(Errno.EINVAL, assertThrows(RdmaException.class, () -> mckey.run(out, "-s")).errno(),
+                "mckey needs -m");
+        assertEquals(Errno.EINVAL, assertThrows(RdmaException.class, () -> mckey.run(out, "-M", "ff12::1")).errno(),
+                "an unmapped address needs -b");
+        assertEquals(Errno.EINVAL, assertThrows(RdmaException.class,
+                () -> mckey.run(out, "-m", "224.1.2.3", "-p", "0x106")).errno(), "UDP or IPoIB port space");
+        assertEquals(Errno.EINVAL, assertThrows(RdmaException.class,
+                () -> mckey.run(out, "-m", "224.1.2.3", "-l")).errno(), "-l is not taken");
 
         org.rdma.cm.rdma.RdmaCmId l = net.cm.createId((id, ev) -> 0, null, org.rdma.cm.rdma.RdmaPortSpace.TCP,
                 org.rdma.verbs.QpType.RC);

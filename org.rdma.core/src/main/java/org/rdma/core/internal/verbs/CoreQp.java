@@ -355,15 +355,10 @@ final class CoreQp extends CoreObject<ProviderQp> implements IbQp, CoreQpAttrs {
         usecnt.decrementAndGet();
     }
 
-    /** {@code rdma_is_multicast_addr()} also takes an IPv4-mapped 224.0.0.0/4 GID (RoCE v2 groups). */
-    private static boolean isV4MappedMulticast(Gid gid) {
-        return gid.isV4Mapped() && (gid.interfaceId() & 0xF000_0000L) == 0xE000_0000L;
-    }
-
     /** {@code ib_attach_mcast()} checks: UD QP, multicast GID, and on IB a multicast LID. */
     private void checkMcast(Gid gid, int lid) {
         RdmaException.check(type == QpType.UD, Errno.EINVAL, "multicast needs a UD QP, not " + type);
-        RdmaException.check(gid.isMulticast() || isV4MappedMulticast(gid), Errno.EINVAL,
+        RdmaException.check(gid.isMulticastAddr(), Errno.EINVAL,
                 gid + " is not a multicast GID");
         if (port != 0 && dev.getLinkLayer(port) == LinkLayer.INFINIBAND) {
             RdmaException.check(lid >= 0xC000 && lid <= 0xFFFE, Errno.EINVAL,

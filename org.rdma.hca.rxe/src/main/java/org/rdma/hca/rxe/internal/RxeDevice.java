@@ -13,6 +13,7 @@ import org.rdma.verbs.AhAttr;
 import org.rdma.verbs.AhAttrType;
 import org.rdma.verbs.DeviceAttr;
 import org.rdma.verbs.Errno;
+import org.rdma.verbs.Gid;
 import org.rdma.verbs.IbEvent;
 import org.rdma.verbs.IbEventType;
 import org.rdma.verbs.LinkLayer;
@@ -69,7 +70,7 @@ public final class RxeDevice implements RvtDriver {
     final AtomicLong rxCrcErrors = new AtomicLong();
     /** Datagrams sent. */
     final AtomicLong txPackets = new AtomicLong();
-    /** Packets not sent (no source GID, wrong family, multicast, too long). */
+    /** Packets not sent (no source GID, wrong family, too long). */
     final AtomicLong txDropped = new AtomicLong();
     /** Transmit calls answered -EAGAIN (send queue full). */
     final AtomicLong txBusy = new AtomicLong();
@@ -81,6 +82,12 @@ public final class RxeDevice implements RvtDriver {
     final AtomicLong gidChanges = new AtomicLong();
     /** Datagrams dropped by the fault hook ({@link RxeParams#rxDropProbability}). */
     final AtomicLong rxFaultDrops = new AtomicLong();
+    /** IPv4 UD datagrams accepted with the Identification recovered from their ICRC ({@link Ipv4Ident}). */
+    final AtomicLong rxIdentRecovered = new AtomicLong();
+    /** Multicast groups joined on the interface ({@link #mcastAdd}). */
+    final AtomicLong mcastJoins = new AtomicLong();
+    /** Multicast groups left ({@link #mcastDel}). */
+    final AtomicLong mcastLeaves = new AtomicLong();
 
     /** The transport device, keeping the core's context for events. */
     private final class Rvt extends RvtDevice {
@@ -312,6 +319,26 @@ public final class RxeDevice implements RvtDriver {
         return rxFaultDrops.get();
     }
 
+    /** @return IPv4 UD datagrams accepted with the Identification recovered from their ICRC */
+    public long rxIdentRecovered() {
+        return rxIdentRecovered.get();
+    }
+
+    /** @return multicast groups joined on the interface since the device was added */
+    public long mcastJoins() {
+        return mcastJoins.get();
+    }
+
+    /** @return multicast groups left since the device was added */
+    public long mcastLeaves() {
+        return mcastLeaves.get();
+    }
+
+    /** @return the multicast GIDs whose IP groups the device has joined now */
+    public java.util.Set<Gid> mcastGroups() {
+        return net.groups();
+    }
+
     /** @return GID_CHANGE events dispatched */
     public long gidChanges() {
         return gidChanges.get();
@@ -383,6 +410,21 @@ public final class RxeDevice implements RvtDriver {
         if (snap.entry(attr.grh.sgidIndex) == null) {
             throw new RdmaException(Errno.EINVAL, "no GID at index " + attr.grh.sgidIndex);
         }
+    }
+
+    /** {@code rxe_mcast_add()}: the first QP attached to {@code mgid}; the interface joins its IP group. */
+    @Override
+    public void mcastAdd(int port, Gid mgid) {
+        check(port);
+        net.join(mgid);
+        mcastJoins.incrementAndGet();
+    }
+
+    /** {@code rxe_mcast_del()}: the last QP left {@code mgid}; the interface leaves its IP group. */
+    @Override
+    public void mcastDel(int port, Gid mgid) {
+        net.leave(mgid);
+        mcastLeaves.incrementAndGet();
     }
 
     @Override

@@ -5,6 +5,7 @@ import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
 import java.net.ProtocolFamily;
 import java.net.SocketAddress;
 import java.net.StandardProtocolFamily;
@@ -45,10 +46,19 @@ import org.rdma.verbs.RdmaException;
  *       bind address), bound to {@code (address, udp port)}, all on one {@link Selector} served by
  *       the device's receive thread. Binding per address tells the receiver the destination
  *       address of each datagram, which the ICRC pseudo header and the DGID need.</li>
+ *   <li>Multicast: one more receive channel per group a QP is attached to ({@link #join}), bound
+ *       to {@code (group address, udp port)} with SO_REUSEADDR and joined on the interface, on the
+ *       same selector; the group address is the DGID and the ICRC's destination, as for unicast.
+ *       Linux rxe's {@code rxe_mcast_add()} only adds the group's MAC to the netdev, because the
+ *       kernel's RDMA CM joins the IP group for it ({@code cma_igmp_send()}); a socket must do
+ *       both here.</li>
  *   <li>Send: one blocking channel per (source address, UDP source port), opened on first use and
  *       bound with SO_REUSEADDR/SO_REUSEPORT to {@code 0xC000 | hash_32(BTH.DestQP, 14)}, so the
  *       source port on the wire is rxe's flow hash; if that port cannot be bound the packet leaves
- *       from an ephemeral port (the ICRC always covers the port actually used).</li>
+ *       from an ephemeral port (the ICRC always covers the port actually used). A datagram to a
+ *       multicast DGID leaves from the flow's unconnected socket, pointed at the interface
+ *       (IP_MULTICAST_IF), with the AV's hop limit as its TTL; IP_MULTICAST_LOOP stays on, so the
+ *       device's own attached QPs get it too, as with Linux rxe.</li>
  * </ul>
  *
  * <h2>Threads and back-pressure</h2>
@@ -85,6 +95,8 @@ final class RxeNet implements AutoCloseable {
     private final AtomicReference<List<InetAddress>> rebind = new AtomicReference<>();
     private final Map<InetAddress, SendSide> sides = new ConcurrentHashMap<>();
     private final Map<Gid, Dest> dests = new ConcurrentHashMap<>();
+    /** The receive channel of each joined group; guarded by this. */
+    private final Map<Gid, DatagramChannel> groups = new HashMap<>();
     private final ArrayBlockingQueue<TxBuf> txFree;
     private final ArrayBlockingQueue<TxBuf> txQueue;
     /** Serialises sending; guards {@link #txBacklog}. */
@@ -101,6 +113,8 @@ final class RxeNet implements AutoCloseable {
     private final Consumer<SelectionKey> onReadable = this::drain;
     /** A receive slot taken but not filled yet (receive thread only). */
     private RxSlot spare;
+    /** Recovers IPv4 Identifications; used by the receive thread only. */
+    private final Ipv4Ident ident = new Ipv4Ident();
     /** The fault hook's decisions; used by the receive thread only. */
     private final SplittableRandom dropRandom;
     /** Peers whose IPv4 ICRC mismatch was logged, each once; bounded, as the addresses come from the wire. */
@@ -219,6 +233,9 @@ final class RxeNet implements AutoCloseable {
         DatagramChannel connected;
         volatile Dest peer;
         boolean connectFailed;
+        /** The interface and TTL set on {@link #any} for multicast (guarded by the side's monitor); TTL -1: none yet. */
+        NetworkInterface mcastIf;
+        int mcastTtl = -1;
 
         Flow(DatagramChannel any, int port) {
             this.any = any;
@@ -327,6 +344,98 @@ final class RxeNet implements AutoCloseable {
         return d;
     }
 
+    // ================================================================== multicast
+
+    /**
+     * {@code rxe_mcast_add()}: a receive channel for the group {@code mgid}, bound to its address
+     * and the UDP port and joined on the interface.
+     *
+     * @throws RdmaException ENODEV (the interface is gone), EADDRNOTAVAIL (the group cannot be
+     *     bound or joined there)
+     */
+    synchronized void join(Gid mgid) {
+        RdmaException.check(!closed, Errno.ENODEV, "rxe on " + params.netdev + " is closed");
+        if (groups.containsKey(mgid)) {
+            return;
+        }
+        NetworkInterface nif = netif();
+        InetAddress group = groupAddress(mgid, nif);
+        DatagramChannel ch = null;
+        try {
+            ch = DatagramChannel.open(family(group));
+            ch.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            ch.setOption(StandardSocketOptions.SO_RCVBUF, 4 << 20);
+            ch.bind(new InetSocketAddress(group, params.udpPort));
+            ch.join(group, nif);
+            ch.configureBlocking(false);
+            ch.register(selector, SelectionKey.OP_READ, new Local(group, group.getAddress()));
+        } catch (IOException | RuntimeException e) {
+            if (ch != null) {
+                quietClose(ch);
+            }
+            throw new RdmaException(Errno.EADDRNOTAVAIL, "cannot join " + group.getHostAddress() + " port "
+                    + params.udpPort + " on " + params.netdev + ": " + e.getMessage());
+        }
+        groups.put(mgid, ch);
+        selector.wakeup();
+    }
+
+    /** {@code rxe_mcast_del()}: closes the group's channel, which leaves the group. */
+    synchronized void leave(Gid mgid) {
+        DatagramChannel ch = groups.remove(mgid);
+        if (ch != null) {
+            quietClose(ch);
+        }
+    }
+
+    /** The groups joined. */
+    synchronized Set<Gid> groups() {
+        return Set.copyOf(groups.keySet());
+    }
+
+    private NetworkInterface netif() {
+        try {
+            NetworkInterface nif = NetworkInterface.getByName(params.netdev);
+            if (nif != null) {
+                return nif;
+            }
+        } catch (IOException e) {
+            // as gone
+        }
+        throw new RdmaException(Errno.ENODEV, "no interface " + params.netdev);
+    }
+
+    /** The IP group of a multicast GID; an IPv6 one scoped to the interface (ff02:: needs it to bind). */
+    private static InetAddress groupAddress(Gid mgid, NetworkInterface nif) {
+        RdmaException.check(mgid.isMulticastAddr(), Errno.EINVAL, mgid + " is not a multicast GID");
+        if (mgid.isV4Mapped()) {
+            return mgid.toInetAddress();
+        }
+        try {
+            return Inet6Address.getByAddress(null, mgid.bytes(), nif);
+        } catch (UnknownHostException e) {
+            throw new RdmaException(Errno.EINVAL, mgid + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * Makes a flow's unconnected socket send multicast out of the interface with TTL (hop limit)
+     * {@code hopLimit}; both are set only when they change.
+     */
+    private void multicastOut(SendSide s, Flow f, int hopLimit) throws IOException {
+        synchronized (s) {
+            if (f.mcastIf == null) {
+                NetworkInterface nif = netif();
+                f.any.setOption(StandardSocketOptions.IP_MULTICAST_IF, nif);
+                f.mcastIf = nif;
+            }
+            if (f.mcastTtl != hopLimit) {
+                f.any.setOption(StandardSocketOptions.IP_MULTICAST_TTL, hopLimit);
+                f.mcastTtl = hopLimit;
+            }
+        }
+    }
+
     // ================================================================== transmit
 
     /** A datagram: built, then sent at once or waiting for the send thread. */
@@ -353,7 +462,7 @@ final class RxeNet implements AutoCloseable {
         }
         InetAddress src = snap.address(av.grh.sgidIndex);
         Gid dgid = av.grh.dgid;
-        if (src == null || dgid.isMulticast() || (src instanceof Inet4Address) != dgid.isV4Mapped()) {
+        if (src == null || (src instanceof Inet4Address) != dgid.isV4Mapped()) {
             dev.txDropped.incrementAndGet();
             return 0;
         }
@@ -377,7 +486,11 @@ final class RxeNet implements AutoCloseable {
             SendSide side = sides.computeIfAbsent(src, SendSide::new);
             Flow flow = flow(side, RxeWire.sourcePort(qpn));
             Dest dst = destination(dgid, src);
-            boolean conn = connected(side, flow, dst);
+            boolean mcast = dgid.isMulticastAddr();
+            if (mcast) {
+                multicastOut(side, flow, av.grh.hopLimit);
+            }
+            boolean conn = !mcast && connected(side, flow, dst);
             int sport = flow.port;
             int at = RxeWire.encode(pkt, b.head, b.bb, side.addrBytes, dst.ip(), sport, destPort);
             b.off = at;
@@ -581,7 +694,8 @@ final class RxeNet implements AutoCloseable {
         if (icrcNoticed.size() < 64 && icrcNoticed.add(peer)) {
             LOG.log(System.Logger.Level.WARNING, "{0}: bad ICRC from {1} (counted as icrc_err): over IPv4 this most "
                     + "likely means the peer covered another IP Identification than 0 (Linux rxe and RoCE NICs "
-                    + "do); IPv6 GIDs interoperate", params.netdev, peer.getHostAddress());
+                    + "do), which only UD datagrams survive here; IPv6 GIDs interoperate", params.netdev,
+                    peer.getHostAddress());
         }
     }
 
@@ -598,15 +712,18 @@ final class RxeNet implements AutoCloseable {
         }
         RvtPacket r = s.pkt;
         int verdict = RxeWire.decode(s.bb, s.bb.position() - HEADROOM, s.head, senderBytes(srcIp), from.getPort(),
-                local.bytes(), params.udpPort, r);
+                local.bytes(), params.udpPort, r, ident);
         if (verdict == RxeWire.RX_BAD_ICRC) {
             dev.rxCrcErrors.incrementAndGet();
             if (srcIp instanceof Inet4Address) {
                 noticeIpv4Icrc(srcIp);
             }
-        } else if (verdict != RxeWire.RX_OK) {
+        } else if (verdict == RxeWire.RX_MALFORMED) {
             dev.rxDropped.incrementAndGet();
         } else {
+            if (verdict == RxeWire.RX_OK_IDENT) {
+                dev.rxIdentRecovered.incrementAndGet();
+            }
             dev.rxPackets.incrementAndGet();
             dev.deliver(r);
         }
@@ -622,6 +739,7 @@ final class RxeNet implements AutoCloseable {
     /** Every socket this device has open (receive and send), for tests and diagnostics. */
     synchronized List<DatagramChannel> channels() {
         List<DatagramChannel> l = new ArrayList<>(rx.values());
+        l.addAll(groups.values());
         for (SendSide s : sides.values()) {
             synchronized (s) {
                 for (Flow f : s.flows) {
@@ -671,6 +789,10 @@ final class RxeNet implements AutoCloseable {
             quietClose(c);
         }
         rx.clear();
+        for (DatagramChannel c : groups.values()) {
+            quietClose(c);
+        }
+        groups.clear();
         for (SendSide s : sides.values()) {
             synchronized (s) {
                 for (int i = 0; i < s.flows.length; i++) {

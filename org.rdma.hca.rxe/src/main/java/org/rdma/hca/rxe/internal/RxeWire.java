@@ -18,8 +18,10 @@ import org.rdma.verbs.wire.Icrc;
  * nor the receiver can read through a {@code DatagramChannel}. This driver therefore computes and
  * checks IPv4 ICRCs with Identification 0 — the value Linux rxe and RoCE NICs put in DF packets —
  * so instances of this driver interoperate; the ICRC of its IPv4 packets does not match the
- * header the kernel actually wrote unless that Identification is 0. IPv6 has no such field and is
- * byte-exact.
+ * header the kernel actually wrote unless that Identification is 0. A received IPv4 UD datagram
+ * whose ICRC does not verify with 0 is checked again with the Identification its ICRC was
+ * computed over, recovered from the ICRC itself ({@link Ipv4Ident}: a weaker check, 2^-16), so
+ * UD and multicast from Linux rxe and RoCE NICs arrive. IPv6 has no such field and is byte-exact.
  */
 final class RxeWire {
     /** The IANA RoCEv2 port ({@code ROCE_V2_UDP_DPORT}). */
@@ -51,6 +53,8 @@ final class RxeWire {
     static final int RX_MALFORMED = 1;
     /** {@link #decode}: the ICRC does not match. */
     static final int RX_BAD_ICRC = 2;
+    /** {@link #decode}: a packet for the transport, an IPv4 UD one whose Identification was recovered. */
+    static final int RX_OK_IDENT = 3;
 
     private static final int GOLDEN_RATIO_32 = 0x61C88647;
     private static final int RETH = 16;
@@ -217,9 +221,12 @@ final class RxeWire {
      * @param srcIp the sender's address (4 or 16 bytes), {@code sport} its UDP port
      * @param dstIp the local address the datagram arrived on (the same family), {@code dport} its port
      * @param r     the packet to fill; the payload stays in {@code bb}
-     * @return {@link #RX_OK}, {@link #RX_MALFORMED} or {@link #RX_BAD_ICRC}
+     * @param ident recovers the Identification of an IPv4 UD datagram whose ICRC does not verify
+     *              with 0 (see {@link Ipv4Ident}); {@code null}: no recovery
+     * @return {@link #RX_OK}, {@link #RX_OK_IDENT}, {@link #RX_MALFORMED} or {@link #RX_BAD_ICRC}
      */
-    static int decode(ByteBuffer bb, int n, byte[] h, byte[] srcIp, int sport, byte[] dstIp, int dport, RvtPacket r) {
+    static int decode(ByteBuffer bb, int n, byte[] h, byte[] srcIp, int sport, byte[] dstIp, int dport, RvtPacket r,
+            Ipv4Ident ident) {
         if (n < BTH + ICRC || HEADROOM + n >= bb.capacity()) {
             return RX_MALFORMED;
         }
@@ -231,8 +238,18 @@ final class RxeWire {
             pseudo6(h, ip, srcIp, dstIp, sport, dport, n);
         }
         bb.put(ip, h, ip, HEADROOM - ip);
-        if (!Icrc.verifyRoceV2(bb, ip, HEADROOM - ip + n)) {
-            return RX_BAD_ICRC;
+        int covered = HEADROOM - ip + n - ICRC;
+        int verdict = RX_OK;
+        int computed = Icrc.computeRoceV2(bb, ip, covered);
+        int received = Icrc.get(bb, ip + covered);
+        if (computed != received) {
+            int id = v4 && ident != null && isUd(bb.get(HEADROOM))
+                    ? ident.recover(computed, received, covered - Ipv4Ident.FIELD - 2) : -1;
+            if (id < 0) {
+                return RX_BAD_ICRC;
+            }
+            put16(h, ip + Ipv4Ident.FIELD, id);
+            verdict = RX_OK_IDENT;
         }
         bb.get(HEADROOM, h, HEADROOM, Math.min(n, RvtPacket.MAX_HDR));
         int hl = headerLength(h[HEADROOM]);
@@ -267,7 +284,12 @@ final class RxeWire {
             r.networkHdrType = 3;
         }
         r.vlanId = -1;
-        return RX_OK;
+        return verdict;
+    }
+
+    /** Whether a BTH opcode is of the UD transport (SEND_ONLY, SEND_ONLY_WITH_IMMEDIATE). */
+    private static boolean isUd(byte opcode) {
+        return (opcode & 0xE0) == 0x60;
     }
 
     private static int get32(byte[] b, int o) {

@@ -37,6 +37,7 @@ class DatagramFuzzTest {
 
     private final ByteBuffer bb = ByteBuffer.allocateDirect(RxeWire.HEADROOM + RxeWire.MAX_DATAGRAM);
     private final byte[] scratch = new byte[RxeWire.HEADROOM + RvtPacket.MAX_HDR];
+    private final Ipv4Ident ident = new Ipv4Ident();
 
     @FuzzTest
     void datagram(byte[] input) {
@@ -54,10 +55,10 @@ class DatagramFuzzTest {
             fixIcrc(n, src, dst);
         }
         RvtPacket r = new RvtPacket();
-        int verdict = RxeWire.decode(bb, n, scratch, src, SPORT, dst, DPORT, r);
-        assertTrue(verdict == RxeWire.RX_OK || verdict == RxeWire.RX_MALFORMED || verdict == RxeWire.RX_BAD_ICRC,
-                "verdict " + verdict);
-        if (verdict != RxeWire.RX_OK) {
+        int verdict = RxeWire.decode(bb, n, scratch, src, SPORT, dst, DPORT, r, ident);
+        assertTrue(verdict == RxeWire.RX_OK || verdict == RxeWire.RX_OK_IDENT || verdict == RxeWire.RX_MALFORMED
+                || verdict == RxeWire.RX_BAD_ICRC, "verdict " + verdict);
+        if (verdict != RxeWire.RX_OK && verdict != RxeWire.RX_OK_IDENT) {
             return;
         }
         int hl = r.hdrLen;
@@ -80,7 +81,7 @@ class DatagramFuzzTest {
         r.payloadOffset = 0;
         ByteBuffer out = ByteBuffer.allocate(RxeWire.HEADROOM + RxeWire.MAX_DATAGRAM);
         assertEquals(RxeWire.HEADROOM, RxeWire.encode(r, new byte[scratch.length], out, src, dst, SPORT, DPORT));
-        assertEquals(RxeWire.RX_OK, RxeWire.decode(out, n, new byte[scratch.length], src, SPORT, dst, DPORT, again));
+        assertEquals(RxeWire.RX_OK, RxeWire.decode(out, n, new byte[scratch.length], src, SPORT, dst, DPORT, again, null));
         assertArrayEquals(Arrays.copyOf(r.hdr, hl), Arrays.copyOf(again.hdr, again.hdrLen));
         assertEquals(r.payloadLength, again.payloadLength);
         assertEquals(r.padCount, again.padCount);
@@ -170,7 +171,7 @@ class DatagramFuzzTest {
             bb.clear();
             bb.put(RxeWire.HEADROOM, in, 1, in.length - 1);
             assertEquals(RxeWire.RX_OK, RxeWire.decode(bb, in.length - 1, scratch, v4 ? SRC4 : SRC6, SPORT,
-                    v4 ? DST4 : DST6, DPORT, new RvtPacket()), e.getKey());
+                    v4 ? DST4 : DST6, DPORT, new RvtPacket(), null), e.getKey());
         }
     }
 }

@@ -107,6 +107,19 @@ final class LinuxGuest implements AutoCloseable {
         return p;
     }
 
+    /**
+     * Starts an RDMA CM server (rping) in the guest and returns once its CM ID listens on
+     * {@code port}: rping's "rdma_listen" debug line comes before the call, so a client that
+     * connects on seeing it may find no listener yet (a REJ with reason 8, invalid service ID).
+     */
+    PeerProcess startCmServer(String command, int port) throws IOException, InterruptedException {
+        String listening = "LISTENING-" + port;
+        PeerProcess p = start("{ " + command + "; } & while ! rdma res show cm_id | grep -Eq 'LISTEN.*[:.]" + port
+                + "( |$)'; do sleep 0.1; done; echo " + listening + "; wait");
+        p.awaitLine(listening::equals, 60_000);
+        return p;
+    }
+
     record Result(int status, String output) {
     }
 

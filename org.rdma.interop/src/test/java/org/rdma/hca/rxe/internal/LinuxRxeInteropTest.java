@@ -356,7 +356,13 @@ class LinuxRxeInteropTest {
             }
         }
         assertTrue(h >= 0 && h + 1 < out.size(), "a result table in " + out);
-        Matcher m = BW_ROW.matcher(out.get(h + 1));
+        // perftest may print a warning between header and row ("Correlation coefficient r^2: 0.85 < 0.9"
+        // when the cycle counter looked unsteady, as on a busy host)
+        int r = h + 1;
+        if (r + 1 < out.size() && out.get(r).startsWith("Correlation coefficient")) {
+            r++;
+        }
+        Matcher m = BW_ROW.matcher(out.get(r));
         assertTrue(m.matches(), "a result row after the header: " + out);
         return m;
     }
@@ -392,9 +398,8 @@ class LinuxRxeInteropTest {
     void rpingLinuxServer(int count, int size) throws Exception {
         int port = nextTcpPort++;
         try (CmRxe cms = new CmRxe(local);
-                PeerProcess server = guest.start("rping -s -d -a " + GUEST_IP6 + " -p " + port + " -C " + count
-                        + " -S " + size)) {
-            server.awaitLine("rdma_listen"::equals, WAIT_MS);
+                PeerProcess server = guest.startCmServer("rping -s -d -a " + GUEST_IP6 + " -p " + port + " -C " + count
+                        + " -S " + size, port)) {
             java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
             Rping.Options o = new Rping.Options();
             o.out = new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8);

@@ -1,5 +1,6 @@
 package org.rdma.rvt.internal.qp;
 
+import org.rdma.rvt.RvtDriver;
 import org.rdma.verbs.Errno;
 import org.rdma.verbs.Gid;
 import org.rdma.verbs.RdmaException;
@@ -7,9 +8,13 @@ import org.rdma.verbs.RdmaException;
 /**
  * Multicast groups and their attached QPs ({@code struct rvt_mcast}, {@code rvt_mcast_find()}).
  * Groups are few: a copy-on-write array of groups, each with a copy-on-write array of QPs, so the
- * receive path iterates without locks or allocation.
+ * receive path iterates without locks or allocation. The driver hears of an MGID when the first QP
+ * attaches to it and when the last one leaves, whatever the MLIDs ({@link RvtDriver#mcastAdd},
+ * {@link RvtDriver#mcastDel}), under this table's lock, so it sees one MGID's joins and leaves in
+ * order.
  */
 public final class McastTable {
+    private final RvtDriver driver;
     private final int maxGroups;
     private final int maxAttach;
     private volatile Group[] groups = new Group[0];
@@ -30,7 +35,8 @@ public final class McastTable {
         }
     }
 
-    McastTable(int maxGroups, int maxAttach) {
+    McastTable(RvtDriver driver, int maxGroups, int maxAttach) {
+        this.driver = driver;
         this.maxGroups = maxGroups > 0 ? maxGroups : 64;
         this.maxAttach = maxAttach > 0 ? maxAttach : 64;
     }
@@ -40,6 +46,9 @@ public final class McastTable {
         Group g = find(port, gid.subnetPrefix(), gid.interfaceId(), lid);
         if (g == null) {
             RdmaException.check(groups.length < maxGroups, Errno.ENOMEM, "too many multicast groups");
+            if (find(port, gid.subnetPrefix(), gid.interfaceId(), 0) == null) {
+                driver.mcastAdd(port, gid);
+            }
             g = new Group(port, gid.subnetPrefix(), gid.interfaceId(), lid);
             Group[] n = java.util.Arrays.copyOf(groups, groups.length + 1);
             n[groups.length] = g;
@@ -86,6 +95,9 @@ public final class McastTable {
                         }
                     }
                     groups = m;
+                    if (find(g.port, g.hi, g.lo, 0) == null) {
+                        driver.mcastDel(g.port, Gid.of(g.hi, g.lo));
+                    }
                 }
                 return;
             }

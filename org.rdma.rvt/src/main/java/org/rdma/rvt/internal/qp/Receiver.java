@@ -5,6 +5,7 @@ import org.rdma.rvt.RvtPacket;
 import org.rdma.rvt.internal.wire.Hdr;
 import org.rdma.rvt.internal.wire.Opcodes;
 import org.rdma.verbs.AhAttr;
+import org.rdma.verbs.Gid;
 import org.rdma.verbs.QpState;
 import org.rdma.verbs.QpType;
 
@@ -81,7 +82,8 @@ public final class Receiver {
     }
 
     private void multicast(int port, RvtPacket pkt) {
-        if (Opcodes.transport(pkt.opcode) != Opcodes.UD || !pkt.hasGrh || !multicastGid(pkt.dgidHi, pkt.dgidLo)) {
+        if (Opcodes.transport(pkt.opcode) != Opcodes.UD || !pkt.hasGrh
+                || !Gid.isMulticastAddr(pkt.dgidHi, pkt.dgidLo)) {
             drop(pkt);
             return;
         }
@@ -99,14 +101,6 @@ public final class Receiver {
                 drop(pkt);
             }
         }
-    }
-
-    /**
-     * {@code rdma_is_multicast_addr()}: an ff00::/8 GID, or an IPv4-mapped 224.0.0.0/4 one (a RoCE v2
-     * IPv4 group, whose dgid {@code rxe_rcv_mcast_pkt()} takes from the IPv4 header).
-     */
-    private static boolean multicastGid(long hi, long lo) {
-        return (hi >>> 56) == 0xff || hi == 0 && (lo >>> 32) == 0xffff && (lo & 0xF000_0000L) == 0xE000_0000L;
     }
 
     /** {@code check_type_state()}, {@code check_keys()}, {@code check_addr()}. */

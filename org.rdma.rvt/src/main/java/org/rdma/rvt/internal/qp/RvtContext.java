@@ -55,7 +55,7 @@ public final class RvtContext {
         this.clock = clock;
         this.mem = mem;
         this.qps = new QpTable(Math.max(16, attr.maxQp), info.physPortCnt);
-        this.mcast = new McastTable(attr.maxMcastGrp, attr.maxMcastQpAttach);
+        this.mcast = new McastTable(driver, attr.maxMcastGrp, attr.maxMcastQpAttach);
         this.ports = new PortCache[info.physPortCnt + 1];
         for (int p = 0; p < ports.length; p++) {
             ports[p] = new PortCache();

@@ -19,53 +19,7 @@ public final class PerfFormat {
      * {@code ::}, and IPv4-mapped/compatible addresses with a dotted quad ({@code ::ffff:10.0.0.1}).
      */
     public static String inetNtop(Gid gid) {
-        int[] w = new int[8];
-        for (int i = 0; i < 8; i++) {
-            long half = i < 4 ? gid.subnetPrefix() : gid.interfaceId();
-            w[i] = (int) (half >>> (48 - 16 * (i % 4))) & 0xffff;
-        }
-        int bestBase = -1;
-        int bestLen = 0;
-        for (int i = 0; i < 8;) {
-            if (w[i] != 0) {
-                i++;
-                continue;
-            }
-            int j = i;
-            while (j < 8 && w[j] == 0) {
-                j++;
-            }
-            if (j - i > bestLen) {
-                bestBase = i;
-                bestLen = j - i;
-            }
-            i = j;
-        }
-        if (bestLen < 2) {
-            bestBase = -1;
-        }
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < 8; i++) {
-            if (bestBase >= 0 && i >= bestBase && i < bestBase + bestLen) {
-                if (i == bestBase) {
-                    sb.append(':');
-                }
-                continue;
-            }
-            if (i != 0) {
-                sb.append(':');
-            }
-            if (i == 6 && bestBase == 0 && (bestLen == 6 || (bestLen == 5 && w[5] == 0xffff))) {
-                sb.append(w[6] >>> 8).append('.').append(w[6] & 0xff).append('.')
-                        .append(w[7] >>> 8).append('.').append(w[7] & 0xff);
-                return sb.toString();
-            }
-            sb.append(Integer.toHexString(w[i]));
-        }
-        if (bestBase >= 0 && bestBase + bestLen == 8) {
-            sb.append(':');
-        }
-        return sb.toString();
+        return gid.ntop();
     }
 
     /**

@@ -1,0 +1,66 @@
+package org.rdma.target.internal.backstore;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * The storage of one device, in logical blocks; LIO's {@code struct target_backend_ops} as the
+ * device emulation uses it. Thin-provisioned backstores read unmapped blocks as zeros (LBPRZ).
+ */
+public interface Backstore extends Closeable {
+    /** The backstore type as targetcli names it ({@code "fileio"}, {@code "ramdisk"}). */
+    String type();
+
+    int blockSize();
+
+    long blockCount();
+
+    /** Reads {@code dst.remaining()} bytes, a whole number of blocks, from {@code lba}. */
+    void read(long lba, ByteBuffer dst) throws IOException;
+
+    /** Writes {@code src.remaining()} bytes, a whole number of blocks, at {@code lba}. */
+    void write(long lba, ByteBuffer src) throws IOException;
+
+    /** Makes every completed write stable (FUA, SYNCHRONIZE CACHE, write cache off). */
+    void force() throws IOException;
+
+    /** Whether blocks can be deallocated (UNMAP, WRITE SAME with UNMAP). */
+    boolean thin();
+
+    /** Deallocates {@code blocks} blocks from {@code lba}; they read as zeros afterwards. */
+    void unmap(long lba, long blocks) throws IOException;
+
+    /** Whether {@code lba} is mapped; a backstore that is not thin maps every block. */
+    boolean isMapped(long lba);
+
+    /**
+     * The number of blocks from {@code lba}, at most {@code max}, that share {@code lba}'s
+     * mapped state (GET LBA STATUS descriptors).
+     */
+    long runLength(long lba, long max);
+
+    /**
+     * The DIF type the backstore is formatted with (SBC-3 4.22.2): 0 for none, else 1, 2 or 3;
+     * then each block has an 8-byte protection information tuple kept beside its data, which reads
+     * as all ones (the escape that disables checking) until written, and again once unmapped.
+     */
+    default int protectionType() {
+        return 0;
+    }
+
+    /** Reads the tuples of {@code dst.remaining() / 8} blocks from {@code lba}. */
+    default void readPi(long lba, ByteBuffer dst) throws IOException {
+        throw new UnsupportedOperationException("EOPNOTSUPP: " + type() + " has no protection information");
+    }
+
+    /** Writes the tuples of {@code src.remaining() / 8} blocks at {@code lba}; stable with the data after {@link #force}. */
+    default void writePi(long lba, ByteBuffer src) throws IOException {
+        throw new UnsupportedOperationException("EOPNOTSUPP: " + type() + " has no protection information");
+    }
+
+    /** The smallest number of blocks UNMAP deallocates as a whole (VPD 0xB0's granularity). */
+    default long unmapGranularity() {
+        return 1;
+    }
+}
