@@ -26,7 +26,10 @@ import org.xml.sax.helpers.DefaultHandler;
  * {@value #RESOURCE}), so that Karaf and the embedded runtime load the same bundles for a
  * driver from one table. Driver {@code NAME} is feature {@code rdma-NAME} (never
  * {@code rdma-core}); its bundles are the feature's {@code mvn:GROUP/ARTIFACT/VERSION} entries,
- * whose symbolic name is the artifact id (the platform's rule, {@code bnd.bnd}); the
+ * whose symbolic name is the artifact id (the platform's rule, {@code bnd.bnd}), except
+ * libraries marked {@code dependency="true"} (Gson in {@code rdma-target}): those are not a
+ * driver's to start or stop, the runtime's resolver put them in {@code cnf/rdma-runtime.bndrun}
+ * and they are active from boot; the
  * {@code rdma-*} features it names are its dependencies, the others (Karaf's {@code scr},
  * {@code shell}, ...) are the runtime's business.
  */
@@ -129,7 +132,9 @@ final class FeatureTable {
             List<String> bundles = new ArrayList<>();
             List<String> requires = new ArrayList<>();
             for (Element e : children(feature, "bundle")) {
-                bundles.add(symbolicName(e.getTextContent().strip()));
+                if (!"true".equals(e.getAttribute("dependency"))) {
+                    bundles.add(symbolicName(e.getTextContent().strip()));
+                }
             }
             for (Element e : children(feature, "feature")) {
                 String dep = e.getTextContent().strip();

@@ -36,6 +36,8 @@ class FeatureTableTest {
         assertEquals(new Driver("ibsim", List.of("org.rdma.fabric.ibsim"), List.of("fabric")), t.get("ibsim"));
         assertEquals(List.of("rvt", "fabric", "mlx4sim"), t.closure("mlx4sim").stream().map(Driver::name).toList());
         assertNull(t.get("core"), "rdma-core carries the loader: not a driver");
+        assertEquals(List.of("org.rdma.scsi", "org.rdma.target"), t.get("target").bundles(),
+                "a library from elsewhere (Gson) is the runtime's, not the driver's");
         assertEquals(List.of("cm", "diags", "sm"), t.users("mad"));
     }
 
