@@ -1,0 +1,464 @@
+package org.rdma.iscsi.internal.target;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Logger;
+import org.rdma.iscsi.pdu.Bhs;
+import org.rdma.iscsi.pdu.RejectReason;
+import org.rdma.scsi.TaskAttribute;
+import org.rdma.target.fabric.DataDirection;
+import org.rdma.target.fabric.FabricCommand;
+import org.rdma.target.fabric.FabricSession;
+import org.rdma.target.fabric.TargetException;
+
+/**
+ * One SCSI task of a session (LIO's {@code struct iscsit_cmd}): the command as it arrived, its
+ * place in CmdSN order, and its data-out: immediate data, the unsolicited sequence (InitialR2T=No,
+ * up to FirstBurstLength), and the sequences it solicits with R2Ts (MaxBurstLength each, at most
+ * MaxOutstandingR2T at a time), checked as LIO's iscsi_target_erl0.c checks them at
+ * ErrorRecoveryLevel 0: a DataSN, offset or sequence out of order cannot be recovered and drops
+ * the connection. Its data goes straight into the buffer the target core allocated, or, for
+ * unsolicited data that comes before the core asked for it, into a staging array.
+ *
+ * <p>The command's monitor guards its data-out state; the target core is called outside it.
+ */
+public final class TargetCmd {
+    private static final Logger LOG = Logger.getLogger(TargetCmd.class.getName());
+
+    /** Where the task is (LIO's {@code i_state}, coarser). */
+    enum State {
+        /** Arrived; waits for its turn in CmdSN order. */
+        RECEIVED,
+        /** Handed to the target core. */
+        SUBMITTED,
+        /** The core wants its data-out. */
+        WRITE_PENDING,
+        /** All data-out is in; the core runs it. */
+        READY,
+        /** Status sent, aborted, or dropped: nothing more is done for it. */
+        DONE
+    }
+
+    /** One data-out sequence: the unsolicited one (TTT 0xffffffff) or one per R2T. */
+    static final class Sequence {
+        final int ttt;
+        final int r2tSn;
+        final int offset;
+        final int length;
+        int nextDataSn;
+        int nextOffset;
+        int received;
+        boolean done;
+
+        Sequence(int ttt, int r2tSn, int offset, int length) {
+            this.ttt = ttt;
+            this.r2tSn = r2tSn;
+            this.offset = offset;
+            this.length = length;
+            this.nextOffset = offset;
+        }
+    }
+
+    /** The answer to a Data-Out: go on, or reject it, and whether the connection must go. */
+    record Verdict(RejectReason reject, boolean drop, String why) {
+        static final Verdict OK = new Verdict(null, false, null);
+
+        static Verdict reject(RejectReason r, String why) {
+            return new Verdict(r, false, why);
+        }
+
+        static Verdict drop(String why) {
+            return new Verdict(null, true, why);
+        }
+
+        static Verdict rejectAndDrop(RejectReason r, String why) {
+            return new Verdict(r, true, why);
+        }
+    }
+
+    private final IscsiConnection conn;
+    private final int itt;
+    private final int cmdSn;
+    private final boolean immediate;
+    private final long lun;
+    private final byte[] cdb;
+    private final TaskAttribute attr;
+    private final int edtl;
+    private final DataDirection dir;
+    private final int unsolicitedEnd;
+    private final AtomicBoolean retired;
+
+    private State state = State.RECEIVED;
+    private byte[] staged;
+    private final RangeSet received = new RangeSet();
+    private final Sequence unsolicited;
+    private final Map<Integer, Sequence> r2ts = new LinkedHashMap<>();
+    private int r2tOffset;
+    private int r2tSn;
+    private FabricCommand fabric;
+    private int wanted;
+    private FabricCommand deferredStatus;
+    private boolean crcError;
+
+    /**
+     * @param immediateData the command PDU's data segment (copied), empty for none
+     * @param finalBit the command PDU's F bit: no unsolicited Data-Out follows
+     */
+    TargetCmd(IscsiConnection conn, int itt, int cmdSn, boolean immediate, long lun, byte[] cdb, TaskAttribute attr,
+            int edtl, DataDirection dir, ByteBuffer immediateData, boolean finalBit) {
+        this.conn = conn;
+        this.itt = itt;
+        this.cmdSn = cmdSn;
+        this.immediate = immediate;
+        this.lun = lun;
+        this.cdb = cdb;
+        this.attr = attr;
+        this.edtl = edtl;
+        this.dir = dir;
+        this.retired = new AtomicBoolean(immediate);
+        int immediateLength = immediateData.remaining();
+        var p = conn.session().parameters();
+        // RFC 7143 13.14: without F the initiator sends unsolicited Data-Out up to FirstBurstLength.
+        this.unsolicitedEnd = finalBit ? immediateLength : Math.min(edtl, p.firstBurstLength());
+        this.unsolicited = unsolicitedEnd > immediateLength
+                ? new Sequence(Pdus.RESERVED, -1, immediateLength, unsolicitedEnd - immediateLength) : null;
+        if (unsolicitedEnd > 0) {
+            staged = new byte[unsolicitedEnd];
+            immediateData.get(immediateData.position(), staged, 0, immediateLength);
+            received.add(0, immediateLength);
+        }
+    }
+
+    public int itt() {
+        return itt;
+    }
+
+    public IscsiConnection connection() {
+        return conn;
+    }
+
+    /** The core's side of the command once it has called back, else null. */
+    public synchronized FabricCommand fabric() {
+        return fabric;
+    }
+
+    long tag() {
+        return itt & 0xffff_ffffL;
+    }
+
+    int cmdSn() {
+        return cmdSn;
+    }
+
+    long lun() {
+        return lun;
+    }
+
+    boolean immediate() {
+        return immediate;
+    }
+
+    synchronized State state() {
+        return state;
+    }
+
+    /** True once: whether sending this task's end must move MaxCmdSN (non-immediate tasks). */
+    boolean takeRetire() {
+        return retired.compareAndSet(false, true);
+    }
+
+    // ---------------------------------------------------------------- the core's side
+
+    /** Its turn in CmdSN order came: hand it to the core (LIO's {@code iscsit_execute_cmd()}). */
+    void deliver(FabricSession nexus) {
+        synchronized (this) {
+            if (state != State.RECEIVED) {
+                return;
+            }
+            state = State.SUBMITTED;
+        }
+        try {
+            nexus.submit(lun, cdb, tag(), attr, edtl, dir);
+        } catch (TargetException closed) {
+            LOG.fine(() -> "ITT " + Integer.toHexString(itt) + " not submitted: " + closed.getMessage());
+            end();
+        }
+    }
+
+    /** Drops a task the core never saw (ABORT TASK, or its connection is gone); false if it had it. */
+    boolean abortUndelivered() {
+        synchronized (this) {
+            if (state != State.RECEIVED) {
+                return false;
+            }
+            state = State.DONE;
+        }
+        conn.session().taskEnded(this);
+        return true;
+    }
+
+    /** LIO's {@code write_pending}: the core's buffer exists; solicit the rest of the data. */
+    void writePending(FabricCommand fc) {
+        synchronized (this) {
+            if (state != State.SUBMITTED) {
+                return;
+            }
+            fabric = fc;
+            wanted = fc.dataLength();
+            state = State.WRITE_PENDING;
+            if (staged != null) {
+                fc.dataBuffer().put(0, staged, 0, Math.min(staged.length, wanted));
+                staged = null;
+            }
+            r2tOffset = Math.min(unsolicitedEnd, wanted);
+        }
+        conn.transport().getDataOut(this);
+    }
+
+    /**
+     * Sends R2Ts for the data not yet asked for, as many as MaxOutstandingR2T allows (LIO's
+     * {@code iscsit_build_r2ts_for_cmd()}); the PDU half of {@link Transport#getDataOut}.
+     */
+    synchronized void solicit() {
+        if (state != State.WRITE_PENDING) {
+            return;
+        }
+        var p = conn.session().parameters();
+        while (r2ts.size() < p.maxOutstandingR2T() && r2tOffset < wanted) {
+            int len = Math.min(p.maxBurstLength(), wanted - r2tOffset);
+            Sequence s = new Sequence(conn.session().nextTtt(), r2tSn++, r2tOffset, len);
+            r2ts.put(s.ttt, s);
+            r2tOffset += len;
+            conn.sendR2t(this, s);
+        }
+    }
+
+    /** Hands the command back to the core once all its data-out is in, or ends it on a digest error. */
+    void checkComplete() {
+        FabricCommand fc;
+        boolean failed;
+        synchronized (this) {
+            if (state != State.WRITE_PENDING || !r2ts.isEmpty() || r2tOffset < wanted) {
+                return;
+            }
+            failed = crcError;
+            if (failed) {
+                if (unsolicited != null && !unsolicited.done) {
+                    return;
+                }
+                state = State.DONE;
+            } else if (received.covers(0, wanted)) {
+                state = State.READY;
+            } else {
+                return;
+            }
+            fc = fabric;
+        }
+        if (failed) {
+            // RFC 7143 7.8 b): end the task with CHECK CONDITION once all its data-out is in.
+            conn.sendProtocolCrcError(this);
+            end();
+            fc.release();
+        } else {
+            fc.writeDataReady();
+        }
+    }
+
+    /** LIO's {@code queue_status}: held while unsolicited data is still due (RFC 7143 11.17.1's rule). */
+    void queueStatus(FabricCommand fc) {
+        synchronized (this) {
+            if (state == State.DONE) {
+                fc.release();
+                return;
+            }
+            fabric = fc;
+            if (unsolicited != null && !unsolicited.done) {
+                deferredStatus = fc;
+                return;
+            }
+            state = State.DONE;
+        }
+        conn.sendStatus(this, fc);
+    }
+
+    /** LIO's {@code queue_data_in}. */
+    void queueDataIn(FabricCommand fc) {
+        synchronized (this) {
+            if (state == State.DONE) {
+                fc.release();
+                return;
+            }
+            fabric = fc;
+            state = State.DONE;
+        }
+        conn.transport().putDataIn(this);
+    }
+
+    /** LIO's {@code aborted_task}: no status; Data-Out still coming for it is dropped. */
+    void aborted(FabricCommand fc) {
+        synchronized (this) {
+            state = State.DONE;
+            r2ts.clear();
+        }
+        end();
+        fc.release();
+    }
+
+    /** The task is over: forget its ITT, retire its CmdSN if its response did not. */
+    void end() {
+        synchronized (this) {
+            state = State.DONE;
+        }
+        conn.session().taskEnded(this);
+    }
+
+    // ---------------------------------------------------------------- data-out
+
+    /**
+     * One Data-Out PDU (RFC 7143 11.7; LIO's {@code iscsit_check_dataout_hdr()},
+     * {@code iscsit_check_pre_dataout()} and {@code iscsit_check_post_dataout()}).
+     *
+     * @param data the payload, or null when its data digest failed
+     */
+    Verdict dataOut(Bhs h, ByteBuffer data) {
+        Verdict v;
+        FabricCommand deferred = null;
+        boolean sequenceEnded;
+        synchronized (this) {
+            if (state == State.READY || state == State.DONE) {
+                return Verdict.OK; // after the last of it, or aborted: LIO dumps the payload
+            }
+            v = check(h);
+            if (v != Verdict.OK) {
+                return v;
+            }
+            Sequence seq = h.ttt() == Pdus.RESERVED ? unsolicited : r2ts.get(h.ttt());
+            int offset = h.bufferOffset();
+            int len = h.dataSegmentLength();
+            seq.nextDataSn = h.dataSn() + 1;
+            seq.nextOffset = offset + len;
+            if (data == null) {
+                crcError = true;
+            } else {
+                if (!received.add(offset, len)) {
+                    return Verdict.drop("bytes " + offset + "+" + len + " of ITT 0x" + Integer.toHexString(itt)
+                            + " arrived twice");
+                }
+                seq.received += len;
+                store(offset, data);
+            }
+            sequenceEnded = h.finalBit();
+            if (sequenceEnded) {
+                if (!crcError && seq.received != seq.length) {
+                    return Verdict.drop("F bit after " + seq.received + " of " + seq.length + " bytes of a sequence");
+                }
+                seq.done = true;
+                if (seq == unsolicited) {
+                    deferred = deferredStatus;
+                    deferredStatus = null;
+                    if (deferred != null) {
+                        state = State.DONE;
+                    }
+                } else {
+                    r2ts.remove(seq.ttt);
+                }
+            }
+        }
+        if (deferred != null) {
+            conn.sendStatus(this, deferred);
+        } else if (sequenceEnded) {
+            solicit();
+        }
+        checkComplete();
+        return Verdict.OK;
+    }
+
+    private Verdict check(Bhs h) {
+        int offset = h.bufferOffset();
+        int len = h.dataSegmentLength();
+        String task = "ITT 0x" + Integer.toHexString(itt);
+        if (dir != DataDirection.DATA_OUT) {
+            return Verdict.reject(RejectReason.PROTOCOL_ERROR, "Data-Out for " + task + ", which does not write");
+        }
+        if (Integer.toUnsignedLong(offset) + len > edtl) {
+            return Verdict.reject(RejectReason.INVALID_PDU_FIELD, "Data-Out at " + Integer.toUnsignedString(offset)
+                    + "+" + len + " beyond the expected length " + edtl + " of " + task);
+        }
+        Sequence seq;
+        if (h.ttt() == Pdus.RESERVED) {
+            seq = unsolicited;
+            if (seq == null) {
+                return Verdict.rejectAndDrop(RejectReason.PROTOCOL_ERROR, "unsolicited Data-Out for " + task
+                        + (conn.session().parameters().initialR2T() ? " with InitialR2T=Yes" : " after its F bit"));
+            }
+            if (offset < seq.offset || offset + len > seq.offset + seq.length) {
+                return Verdict.rejectAndDrop(RejectReason.PROTOCOL_ERROR, "unsolicited Data-Out at " + offset + "+"
+                        + len + " outside FirstBurstLength for " + task);
+            }
+        } else {
+            seq = r2ts.get(h.ttt());
+            if (seq == null) {
+                return Verdict.reject(RejectReason.INVALID_PDU_FIELD, "Data-Out with TTT 0x"
+                        + Integer.toHexString(h.ttt()) + " of no R2T of " + task);
+            }
+            if (offset < seq.offset || offset + len > seq.offset + seq.length) {
+                return Verdict.drop("Data-Out at " + offset + "+" + len + " outside R2TSN " + seq.r2tSn + " of " + task);
+            }
+        }
+        if (seq.done) {
+            return Verdict.drop("Data-Out after the F bit of its sequence, " + task);
+        }
+        var p = conn.session().parameters();
+        if (p.dataSequenceInOrder() && seq != currentSequence()) {
+            return Verdict.drop("Data-Out sequence out of order with DataSequenceInOrder=Yes, " + task);
+        }
+        if (p.dataPduInOrder()) {
+            if (h.dataSn() != seq.nextDataSn) {
+                return Verdict.drop("DataSN " + Integer.toUnsignedString(h.dataSn()) + ", expected " + seq.nextDataSn
+                        + ", " + task);
+            }
+            if (offset != seq.nextOffset) {
+                return Verdict.drop("offset " + offset + ", expected " + seq.nextOffset + " with DataPDUInOrder=Yes, "
+                        + task);
+            }
+        }
+        return Verdict.OK;
+    }
+
+    /** The sequence the initiator must be sending when sequences go in order: the first not done. */
+    private Sequence currentSequence() {
+        if (unsolicited != null && !unsolicited.done) {
+            return unsolicited;
+        }
+        for (Sequence s : r2ts.values()) {
+            return s;
+        }
+        return null;
+    }
+
+    private void store(int offset, ByteBuffer data) {
+        int len = data.remaining();
+        if (fabric != null && state == State.WRITE_PENDING) {
+            int n = Math.min(len, wanted - offset);
+            if (n > 0) {
+                fabric.dataBuffer().put(offset, data, data.position(), n);
+            }
+        } else if (staged != null && deferredStatus == null) {
+            data.get(data.position(), staged, offset, len);
+        }
+    }
+
+    /** For tests and logs: the R2Ts outstanding. */
+    synchronized List<Integer> outstandingR2ts() {
+        return new ArrayList<>(r2ts.keySet());
+    }
+
+    @Override
+    public String toString() {
+        return "ITT 0x" + Integer.toHexString(itt) + " CmdSN " + Integer.toUnsignedString(cmdSn) + " " + state;
+    }
+}
