@@ -543,10 +543,10 @@ public final class IscsiConnection implements PduHandler {
         transmit(Pdus.r2t(cmd.lun(), cmd.itt(), s.ttt, s.r2tSn, s.offset, s.length), null, Stat.CURRENT, false);
     }
 
-    /** RFC 7143 7.8 b): a task whose data-out failed its digest ends with CHECK CONDITION. */
-    void sendProtocolCrcError(TargetCmd cmd) {
+    /** RFC 7143 7.8 b): a task whose data-out failed (a digest, a sequence) ends with CHECK CONDITION. */
+    void sendDataOutFailure(TargetCmd cmd, Asc asc) {
         session.removeTask(cmd);
-        sendCheckCondition(cmd.itt(), Sense.of(SenseKey.ABORTED_COMMAND, PROTOCOL_SERVICE_CRC_ERROR), cmd.takeRetire());
+        sendCheckCondition(cmd.itt(), Sense.of(SenseKey.ABORTED_COMMAND, asc), cmd.takeRetire());
     }
 
     private void sendCheckCondition(int itt, Sense sense, boolean retire) {

@@ -14,6 +14,9 @@ final class RangeSet {
 
     /** Adds [from, from+length); false (and nothing added) when it overlaps what is there. */
     boolean add(int from, int length) {
+        if (length == 0) {
+            return true;
+        }
         int to = from + length;
         Map.Entry<Integer, Integer> below = ranges.floorEntry(from);
         if (below != null && below.getValue() > from) {

@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Logger;
 import org.rdma.iscsi.pdu.Bhs;
 import org.rdma.iscsi.pdu.RejectReason;
+import org.rdma.scsi.Asc;
 import org.rdma.scsi.TaskAttribute;
 import org.rdma.target.fabric.DataDirection;
 import org.rdma.target.fabric.FabricCommand;
@@ -28,6 +29,9 @@ import org.rdma.target.fabric.TargetException;
  */
 public final class TargetCmd {
     private static final Logger LOG = Logger.getLogger(TargetCmd.class.getName());
+    /** ASC/ASCQ 4Bh/00h and 4Bh/05h (SPC-4 table D.1): the data-out broke its sequence. */
+    static final Asc DATA_PHASE_ERROR = Asc.DATA_PHASE_ERROR;
+    static final Asc DATA_OFFSET_ERROR = Asc.DATA_OFFSET_ERROR;
 
     /** Where the task is (LIO's {@code i_state}, coarser). */
     enum State {
@@ -63,20 +67,24 @@ public final class TargetCmd {
         }
     }
 
-    /** The answer to a Data-Out: go on, or reject it, and whether the connection must go. */
-    record Verdict(RejectReason reject, boolean drop, String why) {
-        static final Verdict OK = new Verdict(null, false, null);
+    /**
+     * The answer to a Data-Out: go on; reject it, and whether the connection must go; or (with
+     * {@code fail}) keep the PDU's place in its sequence but not its data, and end the task with
+     * CHECK CONDITION and that sense once its data-out is over.
+     */
+    record Verdict(RejectReason reject, boolean drop, Asc fail, String why) {
+        static final Verdict OK = new Verdict(null, false, null, null);
 
         static Verdict reject(RejectReason r, String why) {
-            return new Verdict(r, false, why);
-        }
-
-        static Verdict drop(String why) {
-            return new Verdict(null, true, why);
+            return new Verdict(r, false, null, why);
         }
 
         static Verdict rejectAndDrop(RejectReason r, String why) {
-            return new Verdict(r, true, why);
+            return new Verdict(r, true, null, why);
+        }
+
+        static Verdict fail(Asc asc, String why) {
+            return new Verdict(null, false, asc, why);
         }
     }
 
@@ -102,7 +110,8 @@ public final class TargetCmd {
     private FabricCommand fabric;
     private int wanted;
     private FabricCommand deferredStatus;
-    private boolean crcError;
+    /** Why the task's data-out went wrong (RFC 7143 7.8 b): it ends with CHECK CONDITION. */
+    private Asc failure;
 
     /**
      * @param immediateData the command PDU's data segment (copied), empty for none
@@ -228,7 +237,7 @@ public final class TargetCmd {
             return;
         }
         var p = conn.session().parameters();
-        while (r2ts.size() < p.maxOutstandingR2T() && r2tOffset < wanted) {
+        while (failure == null && r2ts.size() < p.maxOutstandingR2T() && r2tOffset < wanted) {
             int len = Math.min(p.maxBurstLength(), wanted - r2tOffset);
             Sequence s = new Sequence(conn.session().nextTtt(), r2tSn++, r2tOffset, len);
             r2ts.put(s.ttt, s);
@@ -237,31 +246,32 @@ public final class TargetCmd {
         }
     }
 
-    /** Hands the command back to the core once all its data-out is in, or ends it on a digest error. */
+    /**
+     * Hands the command back to the core once all its data-out is in, or, after a data-out error,
+     * ends it with CHECK CONDITION once every sequence it started has ended (RFC 7143 7.8 b).
+     */
     void checkComplete() {
         FabricCommand fc;
-        boolean failed;
+        Asc failed;
         synchronized (this) {
-            if (state != State.WRITE_PENDING || !r2ts.isEmpty() || r2tOffset < wanted) {
+            if (state != State.WRITE_PENDING || !r2ts.isEmpty()) {
                 return;
             }
-            failed = crcError;
-            if (failed) {
+            failed = failure;
+            if (failed != null) {
                 if (unsolicited != null && !unsolicited.done) {
                     return;
                 }
                 state = State.DONE;
-            } else if (received.covers(0, wanted)) {
+            } else if (r2tOffset >= wanted && received.covers(0, wanted)) {
                 state = State.READY;
             } else {
                 return;
             }
             fc = fabric;
         }
-        if (failed) {
-            // RFC 7143 7.8 b): end the task with CHECK CONDITION once all its data-out is in.
-            conn.sendProtocolCrcError(this);
-            end();
+        if (failed != null) {
+            conn.sendDataOutFailure(this, failed);
             fc.release();
         } else {
             fc.writeDataReady();
@@ -325,36 +335,41 @@ public final class TargetCmd {
      * @param data the payload, or null when its data digest failed
      */
     Verdict dataOut(Bhs h, ByteBuffer data) {
-        Verdict v;
         FabricCommand deferred = null;
         boolean sequenceEnded;
+        Verdict v;
         synchronized (this) {
             if (state == State.READY || state == State.DONE) {
                 return Verdict.OK; // after the last of it, or aborted: LIO dumps the payload
             }
             v = check(h);
-            if (v != Verdict.OK) {
+            if (v.reject() != null) {
                 return v;
             }
             Sequence seq = h.ttt() == Pdus.RESERVED ? unsolicited : r2ts.get(h.ttt());
-            int offset = h.bufferOffset();
-            int len = h.dataSegmentLength();
+            if (v.fail() == null && data == null) {
+                v = Verdict.fail(IscsiConnection.PROTOCOL_SERVICE_CRC_ERROR, "data digest error");
+            }
+            if (v.fail() == null && !received.add(h.bufferOffset(), h.dataSegmentLength())) {
+                v = Verdict.fail(DATA_PHASE_ERROR, "bytes " + h.bufferOffset() + "+" + h.dataSegmentLength()
+                        + " arrived twice");
+            }
             seq.nextDataSn = h.dataSn() + 1;
-            seq.nextOffset = offset + len;
-            if (data == null) {
-                crcError = true;
-            } else {
-                if (!received.add(offset, len)) {
-                    return Verdict.drop("bytes " + offset + "+" + len + " of ITT 0x" + Integer.toHexString(itt)
-                            + " arrived twice");
-                }
-                seq.received += len;
-                store(offset, data);
+            seq.nextOffset = h.bufferOffset() + h.dataSegmentLength();
+            if (v.fail() == null) {
+                seq.received += h.dataSegmentLength();
+                store(h.bufferOffset(), data);
+            } else if (failure == null) {
+                failure = v.fail();
+                String why = v.why();
+                LOG.warning(() -> conn + ": ITT 0x" + Integer.toHexString(itt) + " fails: " + why);
             }
             sequenceEnded = h.finalBit();
             if (sequenceEnded) {
-                if (!crcError && seq.received != seq.length) {
-                    return Verdict.drop("F bit after " + seq.received + " of " + seq.length + " bytes of a sequence");
+                if (failure == null && seq.received != seq.length) {
+                    failure = DATA_PHASE_ERROR;
+                    LOG.warning(() -> conn + ": ITT 0x" + Integer.toHexString(itt) + " fails: F bit after "
+                            + seq.received + " of " + seq.length + " bytes of a sequence");
                 }
                 seq.done = true;
                 if (seq == unsolicited) {
@@ -377,6 +392,11 @@ public final class TargetCmd {
         return Verdict.OK;
     }
 
+    /**
+     * The checks of a Data-Out's header: field errors are rejected (an unsolicited PDU where none
+     * may come also drops the connection, as LIO does); a PDU out of its place in an in-order
+     * sequence fails the task, which keeps the connection for the initiator's other tasks.
+     */
     private Verdict check(Bhs h) {
         int offset = h.bufferOffset();
         int len = h.dataSegmentLength();
@@ -406,24 +426,25 @@ public final class TargetCmd {
                         + Integer.toHexString(h.ttt()) + " of no R2T of " + task);
             }
             if (offset < seq.offset || offset + len > seq.offset + seq.length) {
-                return Verdict.drop("Data-Out at " + offset + "+" + len + " outside R2TSN " + seq.r2tSn + " of " + task);
+                return Verdict.reject(RejectReason.INVALID_PDU_FIELD, "Data-Out at " + offset + "+" + len
+                        + " outside R2TSN " + seq.r2tSn + " of " + task);
             }
         }
         if (seq.done) {
-            return Verdict.drop("Data-Out after the F bit of its sequence, " + task);
+            return Verdict.reject(RejectReason.PROTOCOL_ERROR, "Data-Out after the F bit of its sequence, " + task);
         }
         var p = conn.session().parameters();
         if (p.dataSequenceInOrder() && seq != currentSequence()) {
-            return Verdict.drop("Data-Out sequence out of order with DataSequenceInOrder=Yes, " + task);
+            return Verdict.fail(DATA_PHASE_ERROR, "a sequence out of order with DataSequenceInOrder=Yes");
         }
         if (p.dataPduInOrder()) {
             if (h.dataSn() != seq.nextDataSn) {
-                return Verdict.drop("DataSN " + Integer.toUnsignedString(h.dataSn()) + ", expected " + seq.nextDataSn
-                        + ", " + task);
+                return Verdict.fail(DATA_PHASE_ERROR, "DataSN " + Integer.toUnsignedString(h.dataSn())
+                        + ", expected " + seq.nextDataSn);
             }
             if (offset != seq.nextOffset) {
-                return Verdict.drop("offset " + offset + ", expected " + seq.nextOffset + " with DataPDUInOrder=Yes, "
-                        + task);
+                return Verdict.fail(DATA_OFFSET_ERROR, "offset " + offset + ", expected " + seq.nextOffset
+                        + " with DataPDUInOrder=Yes");
             }
         }
         return Verdict.OK;

@@ -34,6 +34,12 @@ public interface Transport {
      */
     void putDataIn(TargetCmd cmd);
 
+    /**
+     * Routes what the transport reads from the next PDU on to {@code handler}: the login hands the
+     * connection to its full feature phase this way.
+     */
+    void setHandler(PduHandler handler);
+
     /** Header and data digests (RFC 7143 13.1) for PDUs queued and read from now on. */
     void setDigests(boolean header, boolean data);
 

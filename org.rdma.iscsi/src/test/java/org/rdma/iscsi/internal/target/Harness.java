@@ -59,10 +59,15 @@ final class Harness {
         }
     }
 
-    /** A new normal session; its first CmdSN is 1 and its first StatSN 0x100. */
+    /** A new session; its first CmdSN is 1 and its first StatSN 0x100. */
     Initiator login(Params p) {
+        return login(p, tpg);
+    }
+
+    /** A new session on {@code on} (a normal session) or none (discovery). */
+    Initiator login(Params p, org.rdma.target.fabric.FabricTpg on) {
         return login(new LoginOutcome(nextIsid++, 0, 1, p.initiatorName, p.discovery ? null : p.targetName,
-                p.discovery, p.discovery ? null : tpg, p.build(), 1), 0x100);
+                p.discovery, p.discovery ? null : on, p.build(), 1), 0x100);
     }
 
     Initiator login(LoginOutcome o, int statSn) {

@@ -51,6 +51,11 @@ final class MemoryTransport implements Transport {
     }
 
     @Override
+    public void setHandler(PduHandler h) {
+        handler = h;
+    }
+
+    @Override
     public synchronized void setDigests(boolean header, boolean data) {
         headerDigest = header;
         dataDigest = data;

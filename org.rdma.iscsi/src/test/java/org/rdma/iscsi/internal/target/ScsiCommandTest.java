@@ -252,4 +252,48 @@ class ScsiCommandTest {
         assertEquals(sn + 1, i.next(Opcode.SCSI_RESPONSE).bhs().expCmdSn());
         assertFalse(i.transport.closed);
     }
+
+    @Test
+    void aDataSnOutOfOrderFailsTheTaskAtTheEndOfItsSequenceAndKeepsTheConnection() throws Exception {
+        Params p = new Params();
+        p.immediateData = false;
+        Initiator i = h.login(p);
+        clearUnitAttention(i);
+        h.disk.write(100, ByteBuffer.wrap(pattern(1024, 1)), false);
+        int itt = i.command(Cdb.write10(100, 2, 0), 1024, false, true, true, null);
+        Bhs r2t = i.next(Opcode.READY_TO_TRANSFER).bhs();
+        i.dataOut(itt, r2t.ttt(), 0, 0, new byte[512], false);
+        i.nothingMore();
+        i.dataOut(itt, r2t.ttt(), 0, 512, new byte[512], true); // DataSN 0 again
+        Pdu r = i.next(Opcode.SCSI_RESPONSE);
+        assertEquals(0x02, r.bhs().status());
+        // RFC 7143 7.8 b), as for a digest error: ABORTED COMMAND, DATA PHASE ERROR (4Bh/00h).
+        assertEquals("0b", String.format("%02x", r.data()[2 + 2]));
+        assertEquals(0x4b, r.data()[2 + 12]);
+        assertEquals(0x00, r.data()[2 + 13]);
+        assertFalse(i.transport.closed);
+        ByteBuffer back = ByteBuffer.allocate(1024);
+        h.disk.read(100, back);
+        assertArrayEquals(pattern(1024, 1), back.array(), "nothing of it was written");
+        i.command(Cdb.testUnitReady(), 0);
+        assertEquals(0, i.next(Opcode.SCSI_RESPONSE).bhs().status());
+    }
+
+    @Test
+    void unsolicitedDataOutWithoutImmediateDataStartsAtOffsetZero() throws Exception {
+        Params p = new Params();
+        p.initialR2T = false;
+        p.immediateData = false;
+        Initiator i = h.login(p);
+        clearUnitAttention(i);
+        byte[] data = pattern(1024, 6);
+        int itt = i.command(Cdb.write10(100, 2, 0), 1024, false, true, false, null);
+        i.nothingMore();
+        i.dataOut(itt, Bhs.RESERVED_TAG, 0, 0, Arrays.copyOf(data, 512), false);
+        i.dataOut(itt, Bhs.RESERVED_TAG, 1, 512, Arrays.copyOfRange(data, 512, 1024), true);
+        assertEquals(0, i.next(Opcode.SCSI_RESPONSE).bhs().status());
+        ByteBuffer back = ByteBuffer.allocate(1024);
+        h.disk.read(100, back);
+        assertArrayEquals(data, back.array());
+    }
 }
