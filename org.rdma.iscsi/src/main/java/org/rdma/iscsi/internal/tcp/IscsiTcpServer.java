@@ -142,6 +142,11 @@ public final class IscsiTcpServer implements AutoCloseable {
         return connections.size();
     }
 
+    /** Connections not read for now because their peer does not take what is sent (back-pressure). */
+    public int pausedConnections() {
+        return (int) connections.stream().filter(TcpConnection::readPaused).count();
+    }
+
     private void accepted(SocketChannel ch, InetSocketAddress portal) {
         SelectorLoop loop = loops.get(Math.floorMod(next.getAndIncrement(), loops.size()));
         try {

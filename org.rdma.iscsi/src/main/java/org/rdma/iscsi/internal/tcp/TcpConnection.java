@@ -276,6 +276,13 @@ final class TcpConnection implements Transport, SelectorLoop.Ready {
         flush();
     }
 
+    /** Whether reading is paused because too much waits to be sent. */
+    boolean readPaused() {
+        synchronized (queue) {
+            return readPaused;
+        }
+    }
+
     private boolean closing() {
         synchronized (queue) {
             return closed || closeRequested;
