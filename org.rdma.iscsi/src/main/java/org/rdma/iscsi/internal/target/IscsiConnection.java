@@ -14,7 +14,6 @@ import org.rdma.scsi.Asc;
 import org.rdma.scsi.ScsiStatus;
 import org.rdma.scsi.Sense;
 import org.rdma.scsi.SenseKey;
-import org.rdma.scsi.TaskAttribute;
 import org.rdma.target.fabric.DataDirection;
 import org.rdma.target.fabric.FabricCommand;
 
@@ -195,11 +194,9 @@ public final class IscsiConnection implements PduHandler {
             rejectAndConsume(RejectReason.WAITING_FOR_LOGOUT, b, ahs, "a command after the logout request");
             return;
         }
-        String why = checkCommand(b, ahs);
-        if (why != null) {
-            RejectReason reason = why.startsWith("P:") ? RejectReason.PROTOCOL_ERROR
-                    : why.startsWith("C:") ? RejectReason.COMMAND_NOT_SUPPORTED : RejectReason.INVALID_PDU_FIELD;
-            rejectAndConsume(reason, b, ahs, why.substring(2));
+        CommandChecks.Rejection bad = CommandChecks.check(b, ahs, session.parameters());
+        if (bad != null) {
+            rejectAndConsume(bad.reason(), b, ahs, bad.why());
             return;
         }
         int itt = b.itt();
@@ -214,7 +211,7 @@ public final class IscsiConnection implements PduHandler {
         int edtl = b.expectedDataTransferLength();
         DataDirection dir = edtl == 0 ? DataDirection.NONE
                 : b.write() ? DataDirection.DATA_OUT : DataDirection.DATA_IN;
-        TargetCmd cmd = new TargetCmd(this, itt, cmdSn, imm, b.lun(), cdb, attribute(b.attr()), edtl, dir, data,
+        TargetCmd cmd = new TargetCmd(this, itt, cmdSn, imm, b.lun(), cdb, CommandChecks.attribute(b.attr()), edtl, dir, data,
                 b.finalBit() || dir != DataDirection.DATA_OUT);
         if (!session.addTask(cmd)) {
             // SAM-5 5.9: a tag in use is an overlapped command; the one holding it goes on.
@@ -225,54 +222,6 @@ public final class IscsiConnection implements PduHandler {
         if (!sequenced(imm, cmdSn, () -> cmd.deliver(session.nexus()))) {
             session.removeTask(cmd);
         }
-    }
-
-    /**
-     * LIO's {@code iscsit_setup_scsi_cmd()} checks, as a reason prefixed "P:" (Protocol Error),
-     * "C:" (Command not supported) or "I:" (Invalid PDU field), or null when the command is sound.
-     */
-    private String checkCommand(Bhs b, ByteBuffer ahs) {
-        var p = session.parameters();
-        int edtl = b.expectedDataTransferLength();
-        int dsl = b.dataSegmentLength();
-        if (edtl < 0) {
-            return "I:an Expected Data Transfer Length of " + Integer.toUnsignedString(edtl);
-        }
-        if (b.read() && b.write() && edtl != 0 || Ahs.find(ahs, ahs.position(), ahs.limit(), Ahs.BIDI_READ_LENGTH) >= 0) {
-            return "C:a bidirectional command (the SCSI layer moves data one way)";
-        }
-        if (!b.write() && !b.finalBit()) {
-            return "I:F clear on a command without W";
-        }
-        if (!b.read() && !b.write() && edtl != 0) {
-            return "I:neither R nor W with an Expected Data Transfer Length of " + edtl;
-        }
-        if (dsl > 0 && !b.write()) {
-            return "P:immediate data on a command without W";
-        }
-        if (dsl > 0 && !p.immediateData()) {
-            return "P:immediate data with ImmediateData=No";
-        }
-        if (dsl > edtl) {
-            return "P:" + dsl + " bytes of immediate data beyond the Expected Data Transfer Length " + edtl;
-        }
-        if (dsl > p.firstBurstLength()) {
-            return "I:" + dsl + " bytes of immediate data beyond FirstBurstLength " + p.firstBurstLength();
-        }
-        if (b.write() && !b.finalBit() && (p.initialR2T() || dsl == edtl)) {
-            return "P:F clear announces unsolicited Data-Out, " + (p.initialR2T() ? "InitialR2T=Yes" : "none is left");
-        }
-        return null;
-    }
-
-    /** RFC 7143 11.3.1 ATTR to SAM-5 (LIO maps untagged and unknown values to SIMPLE). */
-    private static TaskAttribute attribute(int attr) {
-        return switch (attr) {
-            case 2 -> TaskAttribute.ORDERED;
-            case 3 -> TaskAttribute.HEAD_OF_QUEUE;
-            case 4 -> TaskAttribute.ACA;
-            default -> TaskAttribute.SIMPLE;
-        };
     }
 
     // ---------------------------------------------------------------- SCSI Data-Out (11.7)
