@@ -121,11 +121,16 @@ final class TcpConnection implements Transport, SelectorLoop.Ready {
         } finally {
             in.compact();
         }
-        synchronized (queue) {
-            if (queuedBytes > HIGH_WATER && !readPaused && key.isValid()) {
-                readPaused = true;
-                key.interestOpsAnd(~SelectionKey.OP_READ);
-            }
+    }
+
+    /**
+     * Back-pressure on (caller holds the queue): the responses of the commands already read are
+     * enough to send; the connection is read again once they have mostly left.
+     */
+    private void pauseIfFull() {
+        if (queuedBytes > HIGH_WATER && !readPaused && key != null && key.isValid()) {
+            readPaused = true;
+            key.interestOpsAnd(~SelectionKey.OP_READ);
         }
     }
 
@@ -150,6 +155,7 @@ final class TcpConnection implements Transport, SelectorLoop.Ready {
             }
             queue.add(new Queued(pdu, headerDigest, dataDigest));
             queuedBytes += 56 + pdu.dataLength();
+            pauseIfFull();
             if (writing) {
                 return;
             }
