@@ -247,6 +247,38 @@ public final class TargetCmd {
     }
 
     /**
+     * For a transport that moves data-out itself (iSER's RDMA READ): where the data it must get
+     * starts (what came unsolicited is already in the core's buffer) and ends.
+     */
+    public synchronized int[] dataOutToGet() {
+        int from = Math.min(unsolicitedEnd, wanted);
+        return new int[] {from, wanted};
+    }
+
+    /**
+     * Such a transport has put {@code length} bytes at {@code offset} of the core's buffer; once
+     * all of it is there the command goes back to the core.
+     */
+    public void dataOutArrived(int offset, int length) {
+        synchronized (this) {
+            if (state != State.WRITE_PENDING || !received.add(offset, length)) {
+                return;
+            }
+            r2tOffset = Math.max(r2tOffset, offset + length);
+        }
+        checkComplete();
+    }
+
+    /** For a transport that moves data-in itself (iSER's RDMA WRITE): the data is out, the status follows. */
+    public void dataInSent() {
+        FabricCommand fc;
+        synchronized (this) {
+            fc = fabric;
+        }
+        conn.sendStatus(this, fc);
+    }
+
+    /**
      * Hands the command back to the core once all its data-out is in, or, after a data-out error,
      * ends it with CHECK CONDITION once every sequence it started has ended (RFC 7143 7.8 b).
      */

@@ -8,7 +8,7 @@ import java.nio.ByteBuffer;
  * A transport in memory for engine tests: what the engine sends is laid out on a byte stream with
  * the digests in force (as TCP would), for the test's initiator to decode; data moves in PDUs.
  */
-final class MemoryTransport implements Transport {
+class MemoryTransport implements Transport {
     private final ByteArrayOutputStream wire = new ByteArrayOutputStream();
     private final PduEncoder encoder = new PduEncoder();
     private final InetSocketAddress local;
