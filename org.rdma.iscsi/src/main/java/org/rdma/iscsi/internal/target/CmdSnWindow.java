@@ -110,9 +110,4 @@ final class CmdSnWindow {
     synchronized boolean notYetReceived(int cmdSn) {
         return Sna.lte(expCmdSn, cmdSn) && Sna.lte(cmdSn, maxCmdSn) && !ahead.containsKey(cmdSn);
     }
-
-    /** Requests waiting for a gap to be filled. */
-    synchronized int waiting() {
-        return ahead.size();
-    }
 }

@@ -1,9 +1,7 @@
 package org.rdma.iscsi.internal.target;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Logger;
@@ -20,9 +18,11 @@ import org.rdma.target.fabric.TargetException;
  * One SCSI task of a session (LIO's {@code struct iscsit_cmd}): the command as it arrived, its
  * place in CmdSN order, and its data-out: immediate data, the unsolicited sequence (InitialR2T=No,
  * up to FirstBurstLength), and the sequences it solicits with R2Ts (MaxBurstLength each, at most
- * MaxOutstandingR2T at a time), checked as LIO's iscsi_target_erl0.c checks them at
- * ErrorRecoveryLevel 0: a DataSN, offset or sequence out of order cannot be recovered and drops
- * the connection. Its data goes straight into the buffer the target core allocated, or, for
+ * MaxOutstandingR2T at a time), checked as LIO's iscsi_target_erl0.c checks them. At
+ * ErrorRecoveryLevel 0 a DataSN, offset or sequence out of order cannot be recovered; where LIO
+ * drops the connection, the task here ends with CHECK CONDITION once its data-out is over, as RFC
+ * 7143 7.8 b) ends a task whose data failed its digest, and the connection serves on. Its data
+ * goes straight into the buffer the target core allocated, or, for
  * unsolicited data that comes before the core asked for it, into a staging array.
  *
  * <p>The command's monitor guards its data-out state; the target core is called outside it.
@@ -30,8 +30,8 @@ import org.rdma.target.fabric.TargetException;
 public final class TargetCmd {
     private static final Logger LOG = Logger.getLogger(TargetCmd.class.getName());
     /** ASC/ASCQ 4Bh/00h and 4Bh/05h (SPC-4 table D.1): the data-out broke its sequence. */
-    static final Asc DATA_PHASE_ERROR = Asc.DATA_PHASE_ERROR;
-    static final Asc DATA_OFFSET_ERROR = Asc.DATA_OFFSET_ERROR;
+    private static final Asc DATA_PHASE_ERROR = Asc.DATA_PHASE_ERROR;
+    private static final Asc DATA_OFFSET_ERROR = Asc.DATA_OFFSET_ERROR;
 
     /** Where the task is (LIO's {@code i_state}, coarser). */
     enum State {
@@ -503,11 +503,6 @@ public final class TargetCmd {
         } else if (staged != null && deferredStatus == null) {
             data.get(data.position(), staged, offset, len);
         }
-    }
-
-    /** For tests and logs: the R2Ts outstanding. */
-    synchronized List<Integer> outstandingR2ts() {
-        return new ArrayList<>(r2ts.keySet());
     }
 
     @Override

@@ -50,10 +50,6 @@ final class SelectorLoop implements Runnable {
         thread.start();
     }
 
-    boolean inLoop() {
-        return Thread.currentThread() == thread;
-    }
-
     /** Runs {@code task} on the loop's thread. */
     void execute(Runnable task) {
         tasks.add(task);
