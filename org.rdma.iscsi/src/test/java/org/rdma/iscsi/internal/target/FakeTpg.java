@@ -2,14 +2,18 @@ package org.rdma.iscsi.internal.target;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.rdma.scsi.TaskAttribute;
 import org.rdma.scsi.TmfFunction;
 import org.rdma.scsi.TmfResponse;
+import org.rdma.target.fabric.ChapCredentials;
 import org.rdma.target.fabric.DataDirection;
 import org.rdma.target.fabric.FabricCommand;
 import org.rdma.target.fabric.FabricOps;
 import org.rdma.target.fabric.FabricSession;
 import org.rdma.target.fabric.FabricTpg;
+import org.rdma.target.fabric.NetworkPortal;
+import org.rdma.target.fabric.TargetException;
 
 /**
  * A TPG whose nexus records what the engine hands it: commands are kept (never completed), task
@@ -44,6 +48,21 @@ final class FakeTpg implements FabricTpg {
     @Override
     public boolean enabled() {
         return true;
+    }
+
+    @Override
+    public List<NetworkPortal> portals() {
+        return List.of();
+    }
+
+    @Override
+    public int attribute(String name) {
+        throw new TargetException("ENOENT", "no TPG attribute " + name + " in this fake");
+    }
+
+    @Override
+    public Optional<ChapCredentials> chapCredentials(String initiatorName) {
+        return Optional.empty();
     }
 
     @Override
