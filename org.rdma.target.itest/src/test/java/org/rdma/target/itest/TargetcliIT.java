@@ -124,7 +124,13 @@ class TargetcliIT {
 
         tpg.delete();
         awaitNoTpg("(target.wwn=" + IQN + ")");
-        assertTrue(core.tpgs("iscsi").isEmpty());
+        // The service goes first (its engine logs the sessions out), then the core drops the TPG.
+        long end = System.currentTimeMillis() + TIMEOUT_MS;
+        while (!core.tpgs("iscsi").isEmpty()) {
+            assertTrue(System.currentTimeMillis() < end, "the core still has " + core.tpgs("iscsi") + " after "
+                    + TIMEOUT_MS + " ms, its FabricTpg service being gone");
+            Thread.onSpinWait();
+        }
     }
 
     @Test
