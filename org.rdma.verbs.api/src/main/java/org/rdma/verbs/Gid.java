@@ -159,7 +159,8 @@ public final class Gid {
             if (i != 0) {
                 sb.append(':');
             }
-            if (i == 6 && bestBase == 0 && (bestLen == 6 || (bestLen == 5 && w[5] == 0xffff))) {
+            if (i == 6 && bestBase == 0 && (bestLen == 6 || bestLen == 7 && w[7] != 0x0001
+                    || bestLen == 5 && w[5] == 0xffff)) {
                 sb.append(w[6] >>> 8).append('.').append(w[6] & 0xff).append('.')
                         .append(w[7] >>> 8).append('.').append(w[7] & 0xff);
                 return sb.toString();

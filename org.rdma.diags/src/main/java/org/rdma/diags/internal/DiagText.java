@@ -43,54 +43,7 @@ final class DiagText {
      * forms with a dotted quad.
      */
     static String inet6(Gid gid) {
-        byte[] b = gid.bytes();
-        int[] w = new int[8];
-        for (int i = 0; i < 8; i++) {
-            w[i] = (b[2 * i] & 0xff) << 8 | b[2 * i + 1] & 0xff;
-        }
-        int best = -1;
-        int bestLen = 0;
-        for (int i = 0; i < 8;) {
-            if (w[i] != 0) {
-                i++;
-                continue;
-            }
-            int j = i;
-            while (j < 8 && w[j] == 0) {
-                j++;
-            }
-            if (j - i > bestLen) {
-                best = i;
-                bestLen = j - i;
-            }
-            i = j;
-        }
-        if (bestLen < 2) {
-            best = -1;
-        }
-        StringBuilder s = new StringBuilder();
-        for (int i = 0; i < 8; i++) {
-            if (best >= 0 && i >= best && i < best + bestLen) {
-                if (i == best) {
-                    s.append(':');
-                }
-                continue;
-            }
-            if (i != 0) {
-                s.append(':');
-            }
-            if (i == 6 && best == 0 && (bestLen == 6 || bestLen == 7 && w[7] != 0x0001
-                    || bestLen == 5 && w[5] == 0xffff)) {
-                s.append(b[12] & 0xff).append('.').append(b[13] & 0xff).append('.').append(b[14] & 0xff).append('.')
-                        .append(b[15] & 0xff);
-                return s.toString();
-            }
-            s.append(Integer.toHexString(w[i]));
-        }
-        if (best >= 0 && best + bestLen == 8) {
-            s.append(':');
-        }
-        return s.toString();
+        return gid.ntop();
     }
 
     /** {@code ctime()} without its newline: {@code Sun Nov 22 07:51:30 2026}. */
